@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import authPlugin from './auth/plugin.js';
+import type { Area } from './auth/plans.js';
+import keyRoutes from './auth/routes.js';
+import cryptoRoutes from './areas/crypto/routes.js';
+import devtoolsRoutes from './areas/devtools/routes.js';
+import dnsRoutes from './areas/dns/routes.js';
+import emailRoutes from './areas/email/routes.js';
+import geoRoutes from './areas/geo/routes.js';
+import webhookRoutes from './areas/webhook/routes.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerValidators } from './http/validation.js';
+import { createMetrics } from './ops/metrics.js';
+import opsRoutes from './ops/routes.js';
+import type { Store } from './storage/types.js';
+
+/** One plugin per area; `AREAS` chooses which ones a process serves. */
+const AREA_PLUGINS: Record<Area, FastifyPluginAsync<AppContext>> = {
+  webhook: webhookRoutes,
+  devtools: devtoolsRoutes,
+  auth: cryptoRoutes,
+  dns: dnsRoutes,
+  email: emailRoutes,
+  geo: geoRoutes,
+};
+
+export interface BuildOptions {
+  config: Config;
+  store: Store;
+  /** Epoch-ms clock; tests pass a controllable one. */
+  now?: () => number;
+  logger?: FastifyServerOptions['logger'];
+  /** Server-level options (timeouts) set by the process that listens. */
+  serverOptions?: Partial<FastifyServerOptions>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Compose the service: framework defaults, authentication, OpenAPI, operations and the areas the
+ * configuration enables. No logic lives here.
+ *
+ * @example
+ *   const app = await buildApp({ config: loadConfig(), store });
+ *   const res = await app.inject({ method: 'GET', url: '/healthz' });
+ */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance<RawServerDefault>> {
+  const { config, store } = options;
+  const ctx: AppContext = { config, store, now: options.now ?? Date.now, metrics: createMetrics() };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // One line per request, written by our onResponse hook (no body, no key).
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
+    routerOptions: { maxParamLength: 256, ignoreDuplicateSlashes: false },
+    ...options.serverOptions,
+  }) as unknown as FastifyInstance<RawServerDefault>;
+
+  registerValidators(app);
+  registerJsonBodyParser(app);
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    ctx.metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+  });
+
+  await app.register(authPlugin, ctx);
+  await registerOpenApi(app);
+  await app.register(opsRoutes, ctx);
+  await app.register(keyRoutes, ctx);
+  for (const area of config.areas) await app.register(AREA_PLUGINS[area], ctx);
+  return app;
+}

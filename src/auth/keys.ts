@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+import { newId, randomString } from '../ids.js';
+import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
+
+export const API_KEY_PATTERN = /^dk_[0-9A-Za-z]{32}$/;
+
+/** `dk_` + 32 base62 characters from a CSPRNG (190 bits). */
+export function generateApiKey(): string {
+  return 'dk_' + randomString(32);
+}
+
+/** SHA-256 hex digest of a secret: the only form in which keys are stored or looked up. */
+export function digestSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function hintOf(secret: string): string {
+  return secret.slice(0, 7) + '…';
+}
+
+export interface NewKey {
+  name?: string;
+  plan: string;
+  marketplaceHost?: string | null;
+}
+
+/**
+ * Issue a key: the record stores only the digest; the secret is returned once.
+ *
+ * @example
+ *   const { record, secret } = await issueKey(store.keys, { plan: 'free', name: 'ci' });
+ */
+export async function issueKey(keys: KeyStore, input: NewKey, now = Date.now()): Promise<{ record: ApiKeyRecord; secret: string }> {
+  const secret = generateApiKey();
+  const record: ApiKeyRecord = {
+    id: newId('key_'),
+    digest: digestSecret(secret),
+    hint: hintOf(secret),
+    name: input.name ?? '',
+    plan: input.plan,
+    marketplaceHost: input.marketplaceHost ? input.marketplaceHost.toLowerCase() : null,
+    createdAt: now,
+    revokedAt: null,
+  };
+  await keys.createKey(record);
+  return { record, secret };
+}
+
+/** Give a key a new secret; the old one stops working at once. Null when unknown or revoked. */
+export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: ApiKeyRecord; secret: string } | null> {
+  const secret = generateApiKey();
+  if (!(await keys.rotateKey(id, digestSecret(secret), hintOf(secret)))) return null;
+  return { record: (await keys.getKey(id))!, secret };
+}
+
+/** The active key a secret belongs to, or null (unknown format, unknown digest, revoked). */
+export async function findActiveKey(keys: KeyStore, secret: string): Promise<ApiKeyRecord | null> {
+  if (!API_KEY_PATTERN.test(secret)) return null;
+  const record = await keys.findKeyByDigest(digestSecret(secret));
+  return record && record.revokedAt === null ? record : null;
+}
+
+/** Wire form of a key (never the secret). */
+export function keyToWire(record: ApiKeyRecord) {
+  return {
+    key_id: record.id,
+    name: record.name,
+    plan: record.plan,
+    hint: record.hint,
+    marketplace_host: record.marketplaceHost,
+    created_at: new Date(record.createdAt).toISOString(),
+    revoked_at: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),
+  };
+}

@@ -1,0 +1,211 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../context.js';
+import { DevutilError, type ErrorCode } from '../errors.js';
+import { mergeErrorResponses } from '../http/schemas.js';
+import type { ApiKeyRecord } from '../storage/types.js';
+import { findActiveKey } from './keys.js';
+import { costOf, type Area, type Plan } from './plans.js';
+
+/**
+ * Every route declares `config.area`: `public` (no key), `admin` (X-Admin-Token), `account`
+ * (any valid key, free) or a product area. A route without one stops the app from starting, so
+ * an area plugin cannot forget authentication. `free: true` exempts a route from credits.
+ */
+export type RouteArea = Area | 'public' | 'admin' | 'account';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    area?: RouteArea;
+    free?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    charge: Charge | null;
+  }
+}
+
+export interface Principal {
+  /** null for an anonymous caller of a `PUBLIC_AREAS` area. */
+  key: ApiKeyRecord | null;
+  plan: Plan;
+}
+
+interface Charge {
+  keyId: string;
+  area: Area;
+  period: string;
+  cost: number;
+  limit: number | null;
+  used: number;
+}
+
+const RATE_WINDOW_MS = 60_000;
+/** Routes plugins register without our config (the docs UI) that are public by nature. */
+const PUBLIC_PREFIXES = ['/docs'];
+
+/** `YYYY-MM` of a UTC instant: the credit period. */
+export function creditPeriod(now: number): string {
+  return new Date(now).toISOString().slice(0, 7);
+}
+
+/** First instant of the next credit period. */
+export function creditPeriodEnd(now: number): number {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */
+function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
+  const codes: ErrorCode[] = ['internal_error'];
+  if (area === 'admin') codes.push('invalid_admin_token');
+  if (area !== 'public' && area !== 'admin') {
+    codes.push('missing_api_key', 'invalid_api_key', 'rate_limited', 'storage_unavailable');
+    if (area !== 'account') codes.push('forbidden', 'credits_exhausted');
+  }
+  const schema = route.schema ?? {};
+  if (schema.body) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_error');
+  if (schema.querystring || schema.params) codes.push('validation_error');
+  return codes;
+}
+
+async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { config, store, now, metrics } = ctx;
+  const adminDigest = config.adminToken ? digest(config.adminToken) : null;
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('charge', null);
+
+  app.addHook('onRoute', (route) => {
+    let area = route.config?.area;
+    if (!area) {
+      if (!PUBLIC_PREFIXES.some((p) => route.url.startsWith(p))) {
+        throw new Error(`route ${String(route.method)} ${route.url} declares no config.area`);
+      }
+      area = 'public';
+      route.config = { ...(route.config ?? {}), area };
+    }
+    if (area !== 'public') {
+      route.schema = { ...(route.schema ?? {}) };
+      route.schema.tags ??= [area === 'admin' || area === 'account' ? 'keys' : area];
+      route.schema.security ??= area === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { marketplace: [], marketplaceHost: [] }];
+      const response = { ...((route.schema.response as Record<string, unknown>) ?? {}) };
+      mergeErrorResponses(response, standardErrors(route, area));
+      route.schema.response = response;
+    }
+  });
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const { area, free } = request.routeOptions.config;
+    if (area === undefined || area === 'public') return;
+    if (area === 'admin') {
+      const given = header(request, 'x-admin-token');
+      // Both sides hashed to 32 bytes: comparison time depends on neither value nor length.
+      if (!adminDigest || given === undefined || !timingSafeEqual(digest(given), adminDigest)) {
+        throw new DevutilError('invalid_admin_token');
+      }
+      return;
+    }
+    const principal = await identify(request, area);
+    request.principal = principal;
+    if (area !== 'account' && !principal.plan.areas.includes(area)) {
+      throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
+    }
+    await applyRateLimit(request, reply, principal);
+    if (area !== 'account' && !free && principal.key) await reserveCredits(request, reply, principal, area);
+  }
+
+  async function identify(request: FastifyRequest, area: RouteArea): Promise<Principal> {
+    const apiKey = header(request, 'x-api-key');
+    const marketKey = header(request, 'x-marketplace-key');
+    let key: ApiKeyRecord | null = null;
+    if (apiKey !== undefined) {
+      key = await findActiveKey(store.keys, apiKey);
+      // A marketplace-bound key is only valid through its proxy (with its host).
+      if (key?.marketplaceHost) key = null;
+    } else if (marketKey !== undefined) {
+      key = await findActiveKey(store.keys, marketKey);
+      const host = header(request, 'x-marketplace-host')?.toLowerCase();
+      if (!key?.marketplaceHost || key.marketplaceHost !== host) key = null;
+    } else {
+      if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
+        return { key: null, plan: config.plans.plans[config.plans.defaultPlan] };
+      }
+      throw new DevutilError('missing_api_key');
+    }
+    if (!key) throw new DevutilError('invalid_api_key');
+    const plan = config.plans.plans[key.plan];
+    if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
+    return { key, plan };
+  }
+
+  async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
+    const limit = principal.plan.rateLimitPerMinute;
+    if (limit === null) return;
+    const t = now();
+    const windowId = Math.floor(t / RATE_WINDOW_MS);
+    const subject = principal.key ? principal.key.id : `ip:${request.ip}`;
+    const count = await store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS);
+    const resetAt = (windowId + 1) * RATE_WINDOW_MS;
+    reply.header('x-ratelimit-limit', String(limit));
+    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
+    reply.header('x-ratelimit-reset', String(Math.ceil(resetAt / 1000)));
+    if (count > limit) {
+      throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
+        headers: { 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
+      });
+    }
+  }
+
+  async function reserveCredits(request: FastifyRequest, reply: FastifyReply, principal: Principal, area: Area): Promise<void> {
+    const cost = costOf(principal.plan, area);
+    if (cost === 0) return;
+    const t = now();
+    const period = creditPeriod(t);
+    const limit = principal.plan.monthlyCredits;
+    const keyId = principal.key!.id;
+    const { ok, used } = await store.usage.reserveCredits(keyId, period, cost, limit);
+    if (!ok) {
+      const end = creditPeriodEnd(t);
+      throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${new Date(end).toISOString()}.`, {
+        headers: {
+          'retry-after': String(Math.ceil((end - t) / 1000)),
+          'x-credits-limit': String(limit),
+          'x-credits-remaining': String(Math.max(0, (limit ?? 0) - used)),
+        },
+      });
+    }
+    request.charge = { keyId, area, period, cost, limit, used };
+    void reply;
+  }
+
+  // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const charge = request.charge;
+    if (!charge) return payload;
+    request.charge = null;
+    let used = charge.used;
+    if (reply.statusCode >= 200 && reply.statusCode < 300) metrics.creditsSpent.inc({ area: charge.area }, charge.cost);
+    else used = await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
+    if (charge.limit !== null) {
+      reply.header('x-credits-limit', String(charge.limit));
+      reply.header('x-credits-remaining', String(Math.max(0, charge.limit - used)));
+    }
+    return payload;
+  });
+
+  app.addHook('onRequest', authenticate);
+}
+
+/** Authentication, plans, credits and rate limits for every route of the app. */
+export default fp(authPlugin, { name: 'devutil-auth' });

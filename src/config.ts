@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { AREA_NAMES, BUILT_IN_PLANS, parsePlans, type Area, type PlanCatalog } from './auth/plans.js';
+
+/** The validated, frozen configuration of one process (CONTRACT §7). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: 'sqlite' | 'redis';
+  redisUrl: string;
+  adminToken: string | null;
+  publicBaseUrl: string | null;
+  /** Passed to Fastify's `trustProxy`: false, true, or a list of trusted proxy addresses/CIDRs. */
+  trustProxy: boolean | string[];
+  areas: readonly Area[];
+  publicAreas: readonly Area[];
+  plans: PlanCatalog;
+  maxBodyBytes: number;
+  binMaxRequests: number;
+  replayAllowPrivate: boolean;
+  /** Lower-cased `host` or `host:port` entries the replay SSRF guard lets through. */
+  replayAllowHosts: readonly string[];
+  /** `host:port` resolver addresses; empty = the system's resolvers. */
+  dnsServers: readonly string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** SQLite `synchronous` pragma: NORMAL survives a process crash, FULL also a power loss. */
+  sqliteSynchronous: 'NORMAL' | 'FULL';
+}
+
+/** Thrown when a variable is invalid; the message names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`Invalid configuration: ${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Every variable the service reads, with its meaning; `.env.example` mirrors this list. */
+export const CONFIG_VARIABLES = [
+  'PORT', 'HOST', 'DATA_DIR', 'STORE', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'TRUST_PROXY', 'AREAS',
+  'PUBLIC_AREAS', 'PLANS_FILE', 'MAX_BODY_BYTES', 'BIN_MAX_REQUESTS', 'REPLAY_ALLOW_PRIVATE', 'REPLAY_ALLOW_HOSTS',
+  'DNS_SERVERS', 'LOG_LEVEL', 'SQLITE_SYNCHRONOUS',
+] as const;
+
+function read(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function list(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  return raw === undefined ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function areas(env: Env, name: string, fallback: readonly Area[]): Area[] {
+  const items = list(env, name);
+  if (read(env, name) === undefined) return [...fallback];
+  for (const a of items) {
+    if (!(AREA_NAMES as readonly string[]).includes(a)) {
+      throw new ConfigError(name, `names an unknown area "${a}" (known: ${AREA_NAMES.join(', ')})`);
+    }
+  }
+  return items as Area[];
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T, normalise = (s: string) => s): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const v = normalise(raw) as T;
+  if (!allowed.includes(v)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  return v;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
+}
+
+function hostPort(entry: string): { host: string; port?: number } | null {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return isIP(bracketed[1]) === 6 ? { host: bracketed[1], port: bracketed[2] ? Number(bracketed[2]) : undefined } : null;
+  if (isIP(entry) === 6) return { host: entry };
+  const m = /^([^:\s]+)(?::(\d+))?$/.exec(entry);
+  if (!m) return null;
+  const port = m[2] ? Number(m[2]) : undefined;
+  if (port !== undefined && (port < 1 || port > 65535)) return null;
+  return { host: m[1], port };
+}
+
+function trustProxy(env: Env): boolean | string[] {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lower)) return true;
+  if (['false', '0', 'no', 'off'].includes(lower)) return false;
+  const items = list(env, 'TRUST_PROXY');
+  for (const item of items) {
+    const [addr, bits] = item.split('/');
+    if (!isIP(addr) || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+      throw new ConfigError('TRUST_PROXY', `must be true, false or a comma list of proxy addresses/CIDRs, got "${item}"`);
+    }
+  }
+  return items;
+}
+
+function plans(env: Env): PlanCatalog {
+  const file = read(env, 'PLANS_FILE');
+  if (file === undefined) return BUILT_IN_PLANS;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('PLANS_FILE', `cannot be read (${(err as Error).message})`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError('PLANS_FILE', `is not valid JSON (${(err as Error).message})`);
+  }
+  try {
+    return parsePlans(doc);
+  } catch (err) {
+    throw new ConfigError('PLANS_FILE', `is invalid: ${(err as Error).message}`);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Read and validate every variable once; throws {@link ConfigError} naming the first bad one.
+ *
+ * @example
+ *   const config = loadConfig({ PORT: '9000', STORE: 'sqlite' });
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const replayAllowHosts = list(env, 'REPLAY_ALLOW_HOSTS').map((h) => h.toLowerCase());
+  for (const h of replayAllowHosts) {
+    if (!hostPort(h)) throw new ConfigError('REPLAY_ALLOW_HOSTS', `entries must be host or host:port, got "${h}"`);
+  }
+  const dnsServers = list(env, 'DNS_SERVERS');
+  for (const s of dnsServers) {
+    const hp = hostPort(s);
+    if (!hp || !isIP(hp.host)) throw new ConfigError('DNS_SERVERS', `entries must be ip or ip:port, got "${s}"`);
+  }
+  const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
+  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  const enabledAreas = areas(env, 'AREAS', AREA_NAMES);
+  if (enabledAreas.length === 0) throw new ConfigError('AREAS', 'must name at least one area');
+  const config: Config = {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    store: oneOf(env, 'STORE', ['sqlite', 'redis'] as const, 'sqlite', (s) => s.toLowerCase()),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? 'redis://127.0.0.1:6379',
+    adminToken,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? null,
+    trustProxy: trustProxy(env),
+    areas: enabledAreas,
+    publicAreas: areas(env, 'PUBLIC_AREAS', []),
+    plans: plans(env),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
+    binMaxRequests: int(env, 'BIN_MAX_REQUESTS', 1000, 1, 100000),
+    replayAllowPrivate: bool(env, 'REPLAY_ALLOW_PRIVATE', false),
+    replayAllowHosts,
+    dnsServers,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', (s) => s.toLowerCase()),
+    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL', (s) => s.toUpperCase()),
+  };
+  return deepFreeze(config);
+}

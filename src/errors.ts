@@ -1,0 +1,92 @@
+/**
+ * The one error catalogue: every error the service can answer with has a stable `code`,
+ * an HTTP status and a default message here. Pure modules throw {@link DevutilError} with a
+ * code from this table and know nothing about HTTP; the error handler maps code → status.
+ *
+ * @example
+ *   throw new DevutilError('not_found', 'No bin with id bin_123.');
+ */
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, message: 'The request is malformed.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  invalid_expression: { status: 400, message: 'The JMESPath expression is invalid.' },
+  missing_api_key: { status: 401, message: 'An API key is required: send it in the X-API-Key header.' },
+  invalid_api_key: { status: 401, message: 'The API key is unknown or revoked.' },
+  invalid_admin_token: { status: 401, message: 'The X-Admin-Token header is missing or wrong.' },
+  forbidden: { status: 403, message: 'This key is not allowed to use this endpoint.' },
+  not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed here.' },
+  payload_too_large: { status: 413, message: 'The request body is larger than the limit.' },
+  unsupported_media_type: { status: 415, message: 'This endpoint takes application/json.' },
+  validation_error: { status: 422, message: 'The request has invalid fields.' },
+  target_not_allowed: { status: 422, message: 'The replay target is not an allowed address.' },
+  regex_timeout: { status: 422, message: 'The regular expression took too long and was stopped.' },
+  decryption_failed: { status: 422, message: 'Decryption failed: wrong key or tampered data.' },
+  rate_limited: { status: 429, message: 'Rate limit reached; retry after the time in Retry-After.' },
+  credits_exhausted: { status: 429, message: 'No credits left this month.' },
+  internal_error: { status: 500, message: 'Internal server error.' },
+  upstream_error: { status: 502, message: 'The upstream server could not be reached.' },
+  storage_unavailable: { status: 503, message: 'Storage is unavailable; nothing was stored. Retry later.' },
+  upstream_timeout: { status: 504, message: 'The upstream server did not answer in time.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** One entry of `errors[]` in a validation failure body. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface DevutilErrorOptions {
+  /** Per-field failures, rendered as `errors[]`. */
+  errors?: FieldError[];
+  /** Extra top-level fields of the error body (e.g. JMESPath `error_type`). */
+  extra?: Record<string, unknown>;
+  /** Extra response headers (e.g. `Retry-After`, `Allow`). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/**
+ * A domain error with a catalogue code. Thrown by pure modules and plugins alike.
+ *
+ * @example
+ *   throw new DevutilError('validation_error', 'rows must be between 1 and 1000',
+ *     { errors: [{ path: 'rows', message: 'must be <= 1000' }] });
+ */
+export class DevutilError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly extra?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, detail?: string, options: DevutilErrorOptions = {}) {
+    super(detail ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
+    this.name = 'DevutilError';
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.errors = options.errors;
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+}
+
+/** Shorthand for a 422 on one field. */
+export function invalidField(path: string, message: string): DevutilError {
+  return new DevutilError('validation_error', `${path} ${message}`, { errors: [{ path, message }] });
+}
+
+/** The wire body of an error (CONTRACT §0). */
+export function errorBody(err: DevutilError): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...(err.extra ?? {}), detail: err.message, code: err.code };
+  if (err.errors) body.errors = err.errors;
+  return body;
+}
+
+/** Catalogue code for a bare status (used for framework errors that carry only a status). */
+export function codeForStatus(status: number): ErrorCode {
+  const found = (Object.keys(ERROR_CATALOGUE) as ErrorCode[]).find((c) => ERROR_CATALOGUE[c].status === status);
+  return found ?? (status >= 500 ? 'internal_error' : 'bad_request');
+}

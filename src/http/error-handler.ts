@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { codeForStatus, DevutilError, errorBody } from '../errors.js';
+import { toFieldErrors } from './validation.js';
+
+const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new DevutilError('unsupported_media_type', 'This endpoint takes a JSON body: send Content-Type: application/json.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new DevutilError('payload_too_large'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new DevutilError('invalid_json', 'The request body is empty but declared as JSON.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new DevutilError('bad_request', 'Content-Length does not match the body.'),
+  FST_ERR_BAD_URL: () => new DevutilError('bad_request', 'The request URL is malformed.'),
+  FST_ERR_ASYNC_CONSTRAINT: () => new DevutilError('bad_request'),
+};
+
+/** Any thrown value → the DevutilError the client sees. Unknown failures become a bare 500. */
+export function toDevutilError(err: unknown): DevutilError {
+  if (err instanceof DevutilError) return err;
+  const e = err as FastifyError & { validationContext?: string };
+  if (e && Array.isArray(e.validation)) {
+    const part = e.validationContext ?? 'body';
+    const errors = toFieldErrors(e.validation as never, part);
+    const summary = errors.slice(0, 3).map((f) => `${f.path} ${f.message}`).join('; ');
+    return new DevutilError('validation_error', `Invalid ${part}: ${summary}.`, { errors, cause: err });
+  }
+  const framework = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
+  if (framework) return framework();
+  if (e instanceof SyntaxError && e.statusCode === 400) return new DevutilError('invalid_json', `The request body is not valid JSON: ${e.message}`);
+  const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) return new DevutilError(codeForStatus(status), e.message);
+  return new DevutilError('internal_error', undefined, { cause: err });
+}
+
+/**
+ * One error handler for the whole app: CONTRACT §0 bodies for every error, Fastify's own
+ * included. 5xx are logged with the request id; their bodies never carry internal messages.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => {
+    const e = toDevutilError(err);
+    if (e.status >= 500) request.log.error({ err, code: e.code }, 'request failed');
+    if (e.headers) reply.headers(e.headers);
+    return reply.status(e.status).send(errorBody(e));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = new DevutilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+    return reply.status(404).send(errorBody(e));
+  });
+}

@@ -1,0 +1,43 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import type { FieldError } from '../errors.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Request validation: JSON bodies are validated strictly ("60" is not an integer), while query
+ * strings, params and headers, which are always text, are coerced to the declared types.
+ */
+export function registerValidators(app: FastifyInstance): void {
+  const strict = makeAjv(false);
+  const coercing = makeAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+}
+
+/** ajv errors → `errors[]` entries with the field path as users write it (`fields[0].type`). */
+export function toFieldErrors(errors: ErrorObject[], part: string): FieldError[] {
+  return errors.map((e) => {
+    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
+    if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
+    const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || part;
+    let message = e.message ?? 'is invalid';
+    if (e.keyword === 'required') message = 'is required';
+    else if (e.keyword === 'additionalProperties') message = 'is not a known field';
+    else if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    return { path, message };
+  });
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { errorResponses } from '../http/schemas.js';
+
+const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
+
+/** Liveness, readiness and Prometheus metrics. */
+export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get('/healthz', {
+    config: { area: 'public' },
+    schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: statusSchema } },
+  }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', {
+    config: { area: 'public' },
+    schema: {
+      tags: ['operations'],
+      summary: 'Readiness: the store is reachable (503 storage_unavailable otherwise)',
+      response: { 200: statusSchema, ...errorResponses('storage_unavailable') },
+    },
+  }, async () => {
+    await ctx.store.ping();
+    return { status: 'ready' };
+  });
+
+  if (!ctx.config.adminToken) return;
+  app.get('/metrics', {
+    config: { area: 'admin' },
+    schema: {
+      tags: ['operations'],
+      summary: 'Prometheus metrics: requests by route and status, latency histogram, credits spent',
+      produces: ['text/plain'],
+      response: { 200: { type: 'string' } },
+    },
+  }, async (_request, reply) => {
+    reply.type(ctx.metrics.registry.contentType);
+    return ctx.metrics.registry.metrics();
+  });
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { issueKey } from './auth/keys.js';
+import type { Config } from './config.js';
+import { createStore } from './storage/index.js';
+import type { Store } from './storage/types.js';
+
+/** Socket limits so a slow or idle client cannot hold a connection forever. */
+export const SERVER_TIMEOUTS = {
+  /** Whole request (headers and body) must arrive within this time. */
+  requestTimeout: 60_000,
+  /** Idle keep-alive sockets are closed after this. */
+  keepAliveTimeout: 5_000,
+  /** Headers must arrive within this time. */
+  headersTimeout: 15_000,
+  /** Mock delays are at most 30 s; in-flight requests get this long at shutdown. */
+  shutdownGraceMs: 35_000,
+};
+
+/** On an empty key store, create one key on the default plan and print it once. */
+async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
+  if ((await store.keys.countKeys()) > 0) return;
+  const { secret } = await issueKey(store.keys, { name: 'bootstrap', plan: config.plans.defaultPlan });
+  process.stdout.write(`API key: ${secret}\n`);
+}
+
+/**
+ * Run the service: open the store, listen, and on SIGTERM/SIGINT stop accepting, let in-flight
+ * requests finish, close the store and exit 0.
+ */
+export async function startServer(config: Config): Promise<FastifyInstance> {
+  const store = await createStore(config);
+  await ensureBootstrapKey(store, config);
+  const app = await buildApp({
+    config,
+    store,
+    logger: { level: config.logLevel },
+    serverOptions: {
+      requestTimeout: SERVER_TIMEOUTS.requestTimeout,
+      keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
+      forceCloseConnections: 'idle',
+    },
+  });
+  app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
+  app.addHook('onClose', async () => store.close());
+  await app.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown grace period over; exiting');
+      process.exit(1);
+    }, SERVER_TIMEOUTS.shutdownGraceMs);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  return app;
+}

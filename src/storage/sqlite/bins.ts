@@ -1,0 +1,124 @@
+import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary } from '../types.js';
+import { run, type Db } from './database.js';
+
+interface BinRow {
+  id: string;
+  owner_key_id: string;
+  name: string | null;
+  created_at: number;
+  expires_at: number;
+  request_count: number;
+}
+
+interface RequestRow {
+  id: string;
+  bin_id: string;
+  method: string;
+  path: string;
+  query_string: string;
+  headers?: string;
+  body?: Buffer;
+  content_type: string;
+  content_length: number;
+  source_ip: string;
+  timestamp: number;
+}
+
+function toBin(row: BinRow): BinRecord {
+  return {
+    id: row.id,
+    ownerKeyId: row.owner_key_id,
+    name: row.name,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    requestCount: row.request_count,
+  };
+}
+
+function toSummary(row: RequestRow): CapturedRequestSummary {
+  return {
+    id: row.id,
+    binId: row.bin_id,
+    method: row.method,
+    path: row.path,
+    queryString: row.query_string,
+    contentType: row.content_type,
+    contentLength: row.content_length,
+    sourceIp: row.source_ip,
+    timestamp: row.timestamp,
+  };
+}
+
+const SUMMARY_COLUMNS = 'id, bin_id, method, path, query_string, content_type, content_length, source_ip, timestamp';
+
+export function createSqliteBinStore(db: Db): BinStore {
+  const insertBin = db.prepare(
+    `INSERT INTO bins (id, owner_key_id, name, created_at, expires_at, request_count)
+     VALUES (@id, @ownerKeyId, @name, @createdAt, @expiresAt, @requestCount)`,
+  );
+  const getBin = db.prepare<[string, number], BinRow>('SELECT * FROM bins WHERE id = ? AND expires_at > ?');
+  const listBins = db.prepare<[string, number, number, number], BinRow>(
+    'SELECT * FROM bins WHERE owner_key_id = ? AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+  );
+  const countBins = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM bins WHERE owner_key_id = ? AND expires_at > ?');
+  const deleteRequests = db.prepare('DELETE FROM captured_requests WHERE bin_id = ?');
+  const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
+  const bump = db.prepare<[string, number], { request_count: number }>(
+    'UPDATE bins SET request_count = request_count + 1 WHERE id = ? AND expires_at > ? RETURNING request_count',
+  );
+  const insertRequest = db.prepare(
+    `INSERT INTO captured_requests
+       (id, bin_id, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
+     VALUES (@id, @binId, @method, @path, @queryString, @headers, @body, @contentType, @contentLength, @sourceIp, @timestamp)`,
+  );
+  const evict = db.prepare(
+    `DELETE FROM captured_requests WHERE bin_id = ? AND seq <= (
+       SELECT seq FROM captured_requests WHERE bin_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
+  );
+  const listRequests = db.prepare<[string, number, number], RequestRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`,
+  );
+  const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
+  const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests WHERE id = ? AND bin_id = ?');
+
+  const capture = db.transaction((req: CapturedRequestRecord, maxRequests: number, now: number): number | null => {
+    const bumped = bump.get(req.binId, now);
+    if (!bumped) return null;
+    insertRequest.run({ ...req, headers: JSON.stringify(req.headers), contentLength: req.body.length });
+    evict.run(req.binId, req.binId, maxRequests);
+    return bumped.request_count;
+  });
+  const remove = db.transaction((id: string) => {
+    deleteRequests.run(id);
+    return deleteBin.run(id).changes === 1;
+  });
+
+  return {
+    createBin: (bin) => run(() => void insertBin.run(bin)),
+    getBin: (id, now) =>
+      run(() => {
+        const row = getBin.get(id, now);
+        return row ? toBin(row) : null;
+      }),
+    listBins: (owner, page, now) =>
+      run(() => ({
+        total: countBins.get(owner, now)!.n,
+        items: listBins.all(owner, now, page.limit, page.offset).map(toBin),
+      })),
+    deleteBin: (id) => run(() => remove(id)),
+    captureRequest: (req, { maxRequests, now }) => run(() => capture(req, maxRequests, now)),
+    listRequests: (binId, page) =>
+      run(() => ({
+        total: countRequests.get(binId)!.n,
+        items: listRequests.all(binId, page.limit, page.offset).map(toSummary),
+      })),
+    getRequest: (binId, requestId) =>
+      run(() => {
+        const row = getRequest.get(requestId, binId);
+        if (!row) return null;
+        const { contentLength: _ignored, ...summary } = toSummary(row);
+        return { ...summary, headers: JSON.parse(row.headers!) as Record<string, string>, body: row.body! };
+      }),
+    clearRequests: (binId) => run(() => deleteRequests.run(binId).changes),
+  };
+}

@@ -1,0 +1,127 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DevutilError } from '../../errors.js';
+
+export type Db = Database.Database;
+
+/**
+ * Versioned migrations: entry N brings the schema from `user_version` N to N+1. Never edit an
+ * entry that has shipped; append a new one.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     digest TEXT NOT NULL UNIQUE,
+     hint TEXT NOT NULL,
+     name TEXT NOT NULL,
+     plan TEXT NOT NULL,
+     marketplace_host TEXT,
+     created_at INTEGER NOT NULL,
+     revoked_at INTEGER
+   );
+   CREATE TABLE credit_usage (
+     key_id TEXT NOT NULL,
+     period TEXT NOT NULL,
+     used INTEGER NOT NULL,
+     PRIMARY KEY (key_id, period)
+   ) WITHOUT ROWID;
+   CREATE TABLE bins (
+     id TEXT PRIMARY KEY,
+     owner_key_id TEXT NOT NULL,
+     name TEXT,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     request_count INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX bins_by_owner ON bins (owner_key_id, created_at);
+   CREATE INDEX bins_by_expiry ON bins (expires_at);
+   CREATE TABLE captured_requests (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL UNIQUE,
+     bin_id TEXT NOT NULL,
+     method TEXT NOT NULL,
+     path TEXT NOT NULL,
+     query_string TEXT NOT NULL,
+     headers TEXT NOT NULL,
+     body BLOB NOT NULL,
+     content_type TEXT NOT NULL,
+     content_length INTEGER NOT NULL,
+     source_ip TEXT NOT NULL,
+     timestamp INTEGER NOT NULL
+   );
+   CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, seq);
+   CREATE TABLE mocks (
+     id TEXT PRIMARY KEY,
+     owner_key_id TEXT NOT NULL,
+     name TEXT,
+     status_code INTEGER NOT NULL,
+     content_type TEXT NOT NULL,
+     headers TEXT NOT NULL,
+     body TEXT,
+     response_body_json TEXT,
+     method TEXT,
+     path TEXT,
+     delay_ms INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     hit_count INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX mocks_by_owner ON mocks (owner_key_id, created_at);
+   CREATE INDEX mocks_by_expiry ON mocks (expires_at);`,
+];
+
+export interface OpenOptions {
+  /** File path, or `:memory:`. */
+  filename: string;
+  synchronous: 'NORMAL' | 'FULL';
+}
+
+/**
+ * Open (creating if needed) the database, switch to WAL and bring the schema up to date.
+ *
+ * @example
+ *   const db = openDatabase({ filename: './data/devutil.db', synchronous: 'NORMAL' });
+ */
+export function openDatabase(options: OpenOptions): Db {
+  if (options.filename !== ':memory:') mkdirSync(dirname(options.filename), { recursive: true });
+  const db = new Database(options.filename);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: every commit survives a process crash; FULL also survives power loss.
+  db.pragma(`synchronous = ${options.synchronous}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`database schema version ${current} is newer than this build knows (${MIGRATIONS.length})`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}
+
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|NOTADB|PROTOCOL)/;
+
+/**
+ * Run a synchronous database operation, turning "the storage cannot serve us" failures into
+ * `storage_unavailable` (503) and leaving programming errors as they are.
+ */
+export function run<T>(operation: () => T): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (UNAVAILABLE.test(code) || /database connection is not open/.test((err as Error).message)) {
+      return Promise.reject(new DevutilError('storage_unavailable', undefined, { cause: err }));
+    }
+    return Promise.reject(err);
+  }
+}

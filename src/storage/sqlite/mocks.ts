@@ -1,0 +1,98 @@
+import type { MockPatch, MockRecord, MockStore } from '../types.js';
+import { run, type Db } from './database.js';
+
+interface MockRow {
+  id: string;
+  owner_key_id: string;
+  name: string | null;
+  status_code: number;
+  content_type: string;
+  headers: string;
+  body: string | null;
+  response_body_json: string | null;
+  method: string | null;
+  path: string | null;
+  delay_ms: number;
+  created_at: number;
+  expires_at: number;
+  hit_count: number;
+}
+
+function toMock(row: MockRow): MockRecord {
+  return {
+    id: row.id,
+    ownerKeyId: row.owner_key_id,
+    name: row.name,
+    statusCode: row.status_code,
+    contentType: row.content_type,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    body: row.body,
+    responseBodyJson: row.response_body_json,
+    method: row.method,
+    path: row.path,
+    delayMs: row.delay_ms,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    hitCount: row.hit_count,
+  };
+}
+
+/** Record fields → columns, for inserts and patches. */
+function toColumns(mock: MockPatch): Record<string, unknown> {
+  const columns: Record<string, unknown> = {};
+  const map: [keyof MockPatch, string][] = [
+    ['name', 'name'], ['statusCode', 'status_code'], ['contentType', 'content_type'], ['body', 'body'],
+    ['responseBodyJson', 'response_body_json'], ['method', 'method'], ['path', 'path'], ['delayMs', 'delay_ms'],
+    ['expiresAt', 'expires_at'],
+  ];
+  for (const [field, column] of map) if (mock[field] !== undefined) columns[column] = mock[field];
+  if (mock.headers !== undefined) columns.headers = JSON.stringify(mock.headers);
+  return columns;
+}
+
+export function createSqliteMockStore(db: Db): MockStore {
+  const insert = db.prepare(
+    `INSERT INTO mocks (id, owner_key_id, name, status_code, content_type, headers, body, response_body_json,
+       method, path, delay_ms, created_at, expires_at, hit_count)
+     VALUES (@id, @owner_key_id, @name, @status_code, @content_type, @headers, @body, @response_body_json,
+       @method, @path, @delay_ms, @created_at, @expires_at, @hit_count)`,
+  );
+  const get = db.prepare<[string, number], MockRow>('SELECT * FROM mocks WHERE id = ? AND expires_at > ?');
+  const list = db.prepare<[string, number, number, number], MockRow>(
+    'SELECT * FROM mocks WHERE owner_key_id = ? AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
+  );
+  const count = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM mocks WHERE owner_key_id = ? AND expires_at > ?');
+  const remove = db.prepare('DELETE FROM mocks WHERE id = ?');
+  const hit = db.prepare<[string, number], { hit_count: number }>(
+    'UPDATE mocks SET hit_count = hit_count + 1 WHERE id = ? AND expires_at > ? RETURNING hit_count',
+  );
+  const updates = new Map<string, ReturnType<Db['prepare']>>();
+  const update = db.transaction((id: string, patch: MockPatch, now: number): MockRecord | null => {
+    const columns = toColumns(patch);
+    const names = Object.keys(columns).sort();
+    if (names.length > 0) {
+      const sql = `UPDATE mocks SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE id = @id AND expires_at > @now`;
+      let statement = updates.get(sql);
+      if (!statement) updates.set(sql, (statement = db.prepare(sql)));
+      statement.run({ ...columns, id, now });
+    }
+    const row = get.get(id, now);
+    return row ? toMock(row) : null;
+  });
+  return {
+    createMock: (mock) =>
+      run(() => void insert.run({ ...toColumns(mock), id: mock.id, owner_key_id: mock.ownerKeyId, name: mock.name,
+        body: mock.body, response_body_json: mock.responseBodyJson, method: mock.method, path: mock.path,
+        created_at: mock.createdAt, hit_count: mock.hitCount })),
+    getMock: (id, now) =>
+      run(() => {
+        const row = get.get(id, now);
+        return row ? toMock(row) : null;
+      }),
+    listMocks: (owner, page, now) =>
+      run(() => ({ total: count.get(owner, now)!.n, items: list.all(owner, now, page.limit, page.offset).map(toMock) })),
+    updateMock: (id, patch, now) => run(() => update(id, patch, now)),
+    deleteMock: (id) => run(() => remove.run(id).changes === 1),
+    recordMockHit: (id, now) => run(() => hit.get(id, now)?.hit_count ?? null),
+  };
+}

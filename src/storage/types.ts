@@ -1,0 +1,165 @@
+/**
+ * The store interfaces. Every method is async so SQLite (embedded default) and Redis (scale-out)
+ * implement the same contract; callers never know which one they have. All times are epoch
+ * milliseconds. Methods that depend on expiry take `now` so tests can freeze time; an expired bin
+ * or mock is reported exactly as a missing one. A store that cannot reach its backend throws
+ * `DevutilError('storage_unavailable')` and never pretends a write happened.
+ */
+
+export interface ApiKeyRecord {
+  id: string;
+  /** SHA-256 hex digest of the secret; the secret itself is never stored. */
+  digest: string;
+  /** First characters of the secret, for people to recognise a key in a list (`dk_AbCd…`). */
+  hint: string;
+  name: string;
+  plan: string;
+  /** When set, the key authenticates only through X-Marketplace-Key with this X-Marketplace-Host. */
+  marketplaceHost: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface KeyStore {
+  createKey(record: ApiKeyRecord): Promise<void>;
+  findKeyByDigest(digest: string): Promise<ApiKeyRecord | null>;
+  getKey(id: string): Promise<ApiKeyRecord | null>;
+  /** All keys, oldest first. */
+  listKeys(): Promise<ApiKeyRecord[]>;
+  countKeys(): Promise<number>;
+  /** Marks the key revoked; false when unknown or already revoked. */
+  revokeKey(id: string, now: number): Promise<boolean>;
+  /** Replaces the secret of an active key (the old digest stops working); false when unknown/revoked. */
+  rotateKey(id: string, digest: string, hint: string): Promise<boolean>;
+}
+
+export interface UsageStore {
+  /**
+   * Atomically adds `cost` to the key's usage for `period` unless that would exceed `limit`
+   * (`null` = no limit). Two concurrent calls with one credit left: exactly one gets `ok: true`.
+   */
+  reserveCredits(keyId: string, period: string, cost: number, limit: number | null): Promise<{ ok: boolean; used: number }>;
+  /** Gives back credits reserved for a call that did not succeed; returns the new usage. */
+  refundCredits(keyId: string, period: string, cost: number): Promise<number>;
+  creditsUsed(keyId: string, period: string): Promise<number>;
+  /** Counts one hit for `subject` in the fixed window `windowId` (lasting `windowMs`); returns the count. */
+  hitRateLimit(subject: string, windowId: number, windowMs: number): Promise<number>;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface PageOf<T> {
+  total: number;
+  items: T[];
+}
+
+export interface BinRecord {
+  id: string;
+  ownerKeyId: string;
+  name: string | null;
+  createdAt: number;
+  expiresAt: number;
+  /** Every request captured since creation (evicted ones included). */
+  requestCount: number;
+}
+
+export interface CapturedRequestRecord {
+  id: string;
+  binId: string;
+  method: string;
+  /** Full request path, sub-path included, without the query string. */
+  path: string;
+  queryString: string;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The body's exact bytes. */
+  body: Buffer;
+  /** `""` when absent. */
+  contentType: string;
+  sourceIp: string;
+  timestamp: number;
+}
+
+/** A list item: everything but headers and body bytes. */
+export type CapturedRequestSummary = Omit<CapturedRequestRecord, 'headers' | 'body'> & { contentLength: number };
+
+export interface BinStore {
+  createBin(bin: BinRecord): Promise<void>;
+  getBin(id: string, now: number): Promise<BinRecord | null>;
+  /** The owner's live bins, newest first. */
+  listBins(ownerKeyId: string, page: Page, now: number): Promise<PageOf<BinRecord>>;
+  /** Removes the bin and all its requests; false when it did not exist (or had expired). */
+  deleteBin(id: string): Promise<boolean>;
+  /**
+   * Atomically stores one request in a live bin, increments its `requestCount` and evicts the
+   * oldest requests beyond `maxRequests`. Resolves only once the write is durable. Returns the
+   * new `requestCount`, or null when the bin does not exist or has expired (nothing stored).
+   */
+  captureRequest(request: CapturedRequestRecord, options: { maxRequests: number; now: number }): Promise<number | null>;
+  /** Retained requests of a bin, newest first (capture order breaks timestamp ties). */
+  listRequests(binId: string, page: Page): Promise<PageOf<CapturedRequestSummary>>;
+  getRequest(binId: string, requestId: string): Promise<CapturedRequestRecord | null>;
+  /** Deletes every retained request of the bin (its `requestCount` stays); returns how many. */
+  clearRequests(binId: string): Promise<number>;
+}
+
+export interface MockRecord {
+  id: string;
+  ownerKeyId: string;
+  name: string | null;
+  statusCode: number;
+  contentType: string;
+  /** Custom response headers as configured (validated names and values). */
+  headers: Record<string, string>;
+  /** The configured `body` string, or null when none was given. */
+  body: string | null;
+  /** JSON text of the configured `response_body`, or null when none was given. */
+  responseBodyJson: string | null;
+  /** Restricts serving to this method (upper case), or null for any. */
+  method: string | null;
+  /** Sub-path the mock answers at (starts with `/`), or null for its base path and every sub-path. */
+  path: string | null;
+  delayMs: number;
+  createdAt: number;
+  expiresAt: number;
+  hitCount: number;
+}
+
+/** Fields of a mock that PATCH may change. */
+export type MockPatch = Partial<Omit<MockRecord, 'id' | 'ownerKeyId' | 'createdAt' | 'hitCount'>>;
+
+export interface MockStore {
+  createMock(mock: MockRecord): Promise<void>;
+  getMock(id: string, now: number): Promise<MockRecord | null>;
+  /** The owner's live mocks, newest first. */
+  listMocks(ownerKeyId: string, page: Page, now: number): Promise<PageOf<MockRecord>>;
+  /** Applies the patch to a live mock; returns the updated record or null when missing/expired. */
+  updateMock(id: string, patch: MockPatch, now: number): Promise<MockRecord | null>;
+  deleteMock(id: string): Promise<boolean>;
+  /** Atomically counts one served request; returns the new hit count or null when missing/expired. */
+  recordMockHit(id: string, now: number): Promise<number | null>;
+}
+
+/** Publish/subscribe between service instances (in-process for SQLite, Redis pub/sub for Redis). */
+export interface PubSub {
+  publish(channel: string, message: string): Promise<void>;
+  /** Messages published after the returned promise resolves reach `onMessage`, in publish order. */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'redis';
+  readonly keys: KeyStore;
+  readonly usage: UsageStore;
+  readonly bins: BinStore;
+  readonly mocks: MockStore;
+  readonly pubsub: PubSub;
+  /** Deletes expired bins (with their requests) and mocks; returns how many of each. */
+  purgeExpired(now: number): Promise<{ bins: number; mocks: number }>;
+  /** Throws `storage_unavailable` when the backend cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
