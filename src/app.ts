@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { METHODS } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
@@ -69,6 +70,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     ...options.serverOptions,
   }) as unknown as FastifyInstance<RawServerDefault>;
 
+  // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).
+  for (const method of METHODS) {
+    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
+  }
   registerValidators(app);
   registerJsonBodyParser(app);
   registerErrorHandling(app);

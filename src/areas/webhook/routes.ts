@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import mockRoutes from './mock-routes.js';
+import replayRoutes from './replay-routes.js';
 
-/** The webhook area's routes (CONTRACT and spec sections of the webhook area). */
+/** Webhook area (spec §4.1-4.2, CONTRACT §2): bins, catch, captured requests, replay, mocks. */
 export default async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  await app.register(replayRoutes, ctx);
+  await app.register(mockRoutes, ctx);
 }

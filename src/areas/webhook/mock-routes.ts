@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 
-export default async function toolRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export default async function mockRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void app;
   void ctx;
 }
