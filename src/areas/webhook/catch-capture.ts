@@ -1,0 +1,93 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { DevutilError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { CapturedRequestRecord } from '../../storage/types.js';
+
+export interface RawCapture {
+  binId: string;
+  method: string;
+  /** The request target as received (path and query). */
+  url: string;
+  /** Alternating names and values as received (`IncomingMessage.rawHeaders`). */
+  rawHeaders: readonly string[];
+  body: Buffer;
+  sourceIp: string;
+  now: number;
+}
+
+/**
+ * Headers as stored, from the raw name/value list: names lower-cased, repeated ones joined with
+ * ", " in arrival order. A null-prototype object, so a header named `__proto__` stays an entry.
+ *
+ * @example
+ *   joinHeaders(['X-A', '1', 'x-a', '2']) // { 'x-a': '1, 2' }
+ */
+export function joinHeaders(rawHeaders: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i].toLowerCase();
+    out[name] = name in out ? `${out[name]}, ${rawHeaders[i + 1]}` : rawHeaders[i + 1];
+  }
+  return out;
+}
+
+/**
+ * The record one inbound request becomes: full path, raw query string (after the first `?`),
+ * joined headers, exact body bytes.
+ *
+ * @example
+ *   buildCapture({ binId, method: 'POST', url: '/v1/catch/bin_x/a?b=1', headers, body, sourceIp, now })
+ *   // { path: '/v1/catch/bin_x/a', queryString: 'b=1', ... }
+ */
+export function buildCapture(raw: RawCapture): CapturedRequestRecord {
+  const q = raw.url.indexOf('?');
+  const headers = joinHeaders(raw.rawHeaders);
+  return {
+    id: newId('req_'),
+    binId: raw.binId,
+    method: raw.method,
+    path: q === -1 ? raw.url : raw.url.slice(0, q),
+    queryString: q === -1 ? '' : raw.url.slice(q + 1),
+    headers,
+    body: raw.body,
+    contentType: headers['content-type'] ?? '',
+    sourceIp: raw.sourceIp,
+    timestamp: raw.now,
+  };
+}
+
+/** Whether the request announces a body (the parser skips bodies of GET, HEAD and other bodyless methods). */
+export function announcesBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+}
+
+/**
+ * Read a request body the framework did not parse, up to `limit` bytes (413 above, nothing kept).
+ *
+ * @example
+ *   const body = await readRawBody(request.raw, 1024 * 1024);
+ */
+export function readRawBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(stream.headers['content-length']);
+    if (declared > limit) {
+      stream.resume();
+      reject(new DevutilError('payload_too_large', `The body is larger than ${limit} bytes.`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stream.removeAllListeners('data');
+        stream.resume();
+        reject(new DevutilError('payload_too_large', `The body is larger than ${limit} bytes.`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks, size)));
+    stream.on('error', reject);
+  });
+}

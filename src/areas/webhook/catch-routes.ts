@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { DevutilError } from '../../errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import { binChannel } from './bin-actions.js';
+import { announcesBody, buildCapture, readRawBody } from './catch-capture.js';
+import { summaryOf, summaryToWire } from './wire.js';
+
+/**
+ * Sent on every catch response, errors included: browsers may post from any origin, and the
+ * service's own origin never renders what a stranger sent.
+ */
+const CATCH_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-request-id',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': 'sandbox',
+};
+
+const EMPTY = Buffer.alloc(0);
+const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+const captureResponse = {
+  type: 'object',
+  required: ['ok', 'bin_id', 'request_id'],
+  properties: { ok: { type: 'boolean', const: true }, bin_id: { type: 'string' }, request_id: { type: 'string' } },
+  examples: [{ ok: true, bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH', request_id: 'req_7hJ2kLm9Np0Qr3StUvWxYz' }],
+} as const;
+
+const DESCRIPTION = `No key needed: the bin id is the capability. Every method is captured (HEAD, OPTIONS and extension
+methods such as PURGE or PROPFIND included), at the base path and any sub-path. Stored: method, full path, raw query
+string, headers (lower-cased names, repeated ones joined with ", "), the body's exact bytes whatever its content type
+(a body sent with GET is kept too), and the source IP (the first X-Forwarded-For hop only when TRUST_PROXY is set).
+The 200 is sent only once the capture is durably stored. Bodies above MAX_BODY_BYTES (default 1 MiB) get 413 and
+nothing is stored. A bin keeps its newest BIN_MAX_REQUESTS (default 1000) requests. Responses carry
+Access-Control-Allow-Origin: *, X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; a CORS preflight
+(OPTIONS with Access-Control-Request-Method) is captured and answered with permissive Allow-Methods/Allow-Headers.
+HEAD gets the same status and headers without a body. Sub-paths (/v1/catch/{bin_id}/any/path) and
+every other method the HTTP parser accepts are captured the same way. Unknown, deleted and expired bins answer 404.`;
+
+/** Answer a browser preflight so the real cross-origin request follows. */
+function allowPreflight(request: FastifyRequest, reply: FastifyReply): void {
+  const wanted = request.headers['access-control-request-method'];
+  if (request.method !== 'OPTIONS' || wanted === undefined) return;
+  reply.header('access-control-allow-methods', wanted);
+  reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
+  reply.header('access-control-max-age', '86400');
+}
+
+/**
+ * `ANY /v1/catch/{bin_id}[/sub/path]` in its own plugin scope: the service's JSON-only body parsing
+ * is replaced by one raw parser so every body is stored byte for byte.
+ */
+export default async function catchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { store, now, config } = ctx;
+  // CONNECT never reaches a route: Node hands it to the server's 'connect' event.
+  const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxBodyBytes }, (_request, body, done) => done(null, body));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(CATCH_HEADERS);
+    // The framework answers 415 to a content type it cannot parse (`Content-Type: garbage`); a bin must
+    // capture it anyway. Without the header every body reaches the raw parser; the stored headers come
+    // from rawHeaders, which keep it.
+    delete request.headers['content-type'];
+  });
+
+  async function capture(request: FastifyRequest, reply: FastifyReply) {
+    const { bin_id: binId } = request.params as { bin_id: string };
+    let body = request.body;
+    if (!Buffer.isBuffer(body)) body = announcesBody(request.headers) ? await readRawBody(request.raw, config.maxBodyBytes) : EMPTY;
+    const record = buildCapture({
+      binId,
+      method: request.method,
+      url: request.raw.url ?? request.url,
+      rawHeaders: request.raw.rawHeaders,
+      body: body as Buffer,
+      sourceIp: request.ip ?? '',
+      now: now(),
+    });
+    const count = await store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp });
+    if (count === null) throw new DevutilError('not_found', `No bin ${binId}.`);
+    store.pubsub.publish(binChannel(binId), JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
+      request.log.warn({ err, binId }, 'live stream publish failed');
+    });
+    allowPreflight(request, reply);
+    return { ok: true, bin_id: binId, request_id: record.id };
+  }
+
+  const schema = {
+    summary: 'Capture any request sent to a bin',
+    description: DESCRIPTION,
+    tags: ['webhook'],
+    response: { 200: captureResponse, ...errorResponses('not_found', 'payload_too_large', 'internal_error') },
+  };
+  // OpenAPI knows only the standard methods: the other methods and the sub-paths are the same
+  // operation, described once and registered as hidden routes.
+  const standard = methods.filter((m) => DOCUMENTED_METHODS.includes(m));
+  const extension = methods.filter((m) => !DOCUMENTED_METHODS.includes(m));
+  const hidden = { ...schema, hide: true };
+  app.route({ method: standard, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema, handler: capture });
+  app.route({ method: extension, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema: hidden, handler: capture });
+  app.route({ method: methods, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: hidden, handler: capture });
+}
