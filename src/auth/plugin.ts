@@ -24,6 +24,10 @@ declare module 'fastify' {
     principal: Principal | null;
     charge: Charge | null;
   }
+  interface FastifyInstance {
+    /** Every route with the area it declared (the route-table authentication test walks it). */
+    routeTable: { method: string; url: string; area: RouteArea }[];
+  }
 }
 
 export interface Principal {
@@ -85,6 +89,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
 
   app.decorateRequest('principal', null);
   app.decorateRequest('charge', null);
+  app.decorate('routeTable', []);
 
   app.addHook('onRoute', (route) => {
     let area = route.config?.area;
@@ -95,6 +100,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       area = 'public';
       route.config = { ...(route.config ?? {}), area };
     }
+    for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, area });
     if (area !== 'public') {
       route.schema = { ...(route.schema ?? {}) };
       route.schema.tags ??= [area === 'admin' || area === 'account' ? 'keys' : area];

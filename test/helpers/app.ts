@@ -46,6 +46,8 @@ export interface TestAppOptions {
   /** Use this store instead of a fresh in-memory SQLite one (it is closed with the app). */
   store?: Store;
   clock?: TestClock;
+  /** Register test-only routes before the app is ready (they go through the same hooks). */
+  extraRoutes?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = options.store ?? createSqliteStore({ dataDir: ':memory:' });
   const clock = options.clock ?? createClock();
   const app = await buildApp({ config, store, now: clock.now });
+  options.extraRoutes?.(app);
   await app.ready();
   const newKey = async (plan = 'unlimited', name = 'test') => {
     const { record, secret } = await issueKey(store.keys, { plan, name }, clock.now());

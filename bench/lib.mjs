@@ -1,0 +1,161 @@
+// Shared benchmark helpers: start the built service or a bare node:http baseline in child processes
+// (so the load generator in this process does not share their event loop), measure with autocannon,
+// and write results to bench/results/<name>.json and .md.
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForLine(child, pattern, what) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start: ${seen.slice(-2000)}`)), 30000);
+    const onData = (chunk) => {
+      seen += chunk;
+      const m = pattern.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (c) => (seen += c));
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}: ${seen.slice(-2000)}`)));
+  });
+}
+
+function stopper(child) {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+}
+
+/**
+ * Run the built service (`npm run build` first) on a free loopback port with a fresh data dir.
+ * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
+ */
+export async function startService({ env = {} } = {}) {
+  const port = env.PORT ?? (await freePort());
+  const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'serve'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')),
+      ADMIN_TOKEN,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  const ready = waitForLine(child, /API key: (dk_\w+)/, 'service');
+  await ready.catch(async (err) => {
+    if (env.STORE === 'redis') return null; // a shared Redis may already hold keys: no bootstrap line
+    throw err;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const res = await fetch(`${url}/v1/admin/keys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+    body: JSON.stringify({ name: 'bench', plan: 'unlimited' }),
+  });
+  const { api_key: apiKey } = await res.json();
+  return { url, apiKey, adminToken: ADMIN_TOKEN, process: child, stop: stopper(child) };
+}
+
+/** A bare node:http server answering a JSON body of `bodyBytes` bytes: the baseline. */
+export async function startBareServer({ bodyBytes = 16 } = {}) {
+  const child = spawn(process.execPath, [join(here, 'bare-server.mjs')], {
+    env: { ...process.env, BODY_BYTES: String(bodyBytes) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  const [, port] = await waitForLine(child, /PORT (\d+)/, 'bare server');
+  return { url: `http://127.0.0.1:${port}`, stop: stopper(child) };
+}
+
+/** One autocannon run; numbers rounded for the results table. */
+export async function measure({ url, method = 'GET', headers = {}, body, connections = 50, duration = 8, warmup = 2, title }) {
+  const options = {
+    url,
+    method,
+    headers: body !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    connections,
+  };
+  // A short unrecorded run first, so JIT warm-up does not count against the service.
+  if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  const result = await autocannon({ ...options, duration });
+  return {
+    title: title ?? `${method} ${new URL(url).pathname}`,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    connections,
+    duration_s: duration,
+  };
+}
+
+/** Write `results` (an object with a `rows` array and free-form fields) as JSON and a Markdown table. */
+export function writeResults(name, results) {
+  const dir = join(here, 'results');
+  mkdirSync(dir, { recursive: true });
+  const stamped = { name, date: new Date().toISOString(), node: process.version, cpus: 2, ...results };
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(stamped, null, 2) + '\n');
+  const rows = results.rows ?? [];
+  const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const md = [
+    `# ${name}`,
+    '',
+    `${stamped.date}, Node ${process.version}. ${results.note ?? ''}`,
+    '',
+    `| ${cols.join(' | ')} |`,
+    `| ${cols.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${cols.map((c) => (r[c] === undefined ? '' : String(r[c]))).join(' | ')} |`),
+    '',
+    ...(results.verdicts ?? []).map((v) => `- ${v}`),
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, `${name}.md`), md);
+  console.log(md);
+  return stamped;
+}
+
+/** `part / whole` as a percentage with one decimal. */
+export function ratio(part, whole) {
+  return Math.round((part / whole) * 1000) / 10;
+}

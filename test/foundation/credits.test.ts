@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, createClock, type TestApp } from '../helpers/app.js';
+import { registerProbeRoutes } from '../helpers/routes.js';
+
+function plansFile(doc: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
+  writeFileSync(file, JSON.stringify(doc));
+  return file;
+}
+
+const PLANS = plansFile({
+  plans: {
+    tiny: { areas: ['devtools', 'webhook'], monthly_credits: 3, rate_limit_per_minute: null },
+    one: { areas: ['devtools'], monthly_credits: 1, rate_limit_per_minute: null },
+    slow: { areas: ['devtools'], monthly_credits: null, rate_limit_per_minute: 3 },
+    hooks: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: null },
+    pricey: { areas: ['devtools'], monthly_credits: 5, rate_limit_per_minute: null, area_costs: { devtools: 2 } },
+  },
+});
+
+const json = { 'content-type': 'application/json' };
+
+describe('credits', () => {
+  let t: TestApp;
+  before(async () => {
+    // 2026-11-30T23:59:00Z: one minute before the monthly reset.
+    t = await buildTestApp({ env: { PLANS_FILE: PLANS }, clock: createClock(Date.UTC(2026, 10, 30, 23, 59)), extraRoutes: registerProbeRoutes });
+  });
+  after(() => t.close());
+
+  const call = (key: string, url = '/test/metered') => t.app.inject({ method: 'POST', url, headers: { ...json, 'x-api-key': key }, payload: {} });
+
+  it('a successful metered call costs 1 credit and says what is left', async () => {
+    const { secret } = await t.newKey('tiny');
+    const res = await call(secret);
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['x-credits-limit'], '3');
+    assert.equal(res.headers['x-credits-remaining'], '2');
+    const account = await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': secret } });
+    assert.deepEqual(account.json().credits, { limit: 3, used: 1, remaining: 2, resets_at: '2026-12-01T00:00:00.000Z' });
+    assert.equal(account.json().plan, 'tiny');
+    assert.deepEqual(account.json().areas, ['devtools', 'webhook']);
+  });
+
+  it('a failed call is not charged', async () => {
+    const { secret } = await t.newKey('tiny');
+    const res = await call(secret, '/test/metered-fails');
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.headers['x-credits-remaining'], '3');
+    const bad = await t.app.inject({ method: 'POST', url: '/test/metered', headers: { 'content-type': 'application/json', 'x-api-key': secret }, payload: '{' });
+    assert.equal(bad.statusCode, 400);
+    const account = await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': secret } });
+    assert.equal(account.json().credits.used, 0);
+  });
+
+  it('with no credit left the call is refused with 429 credits_exhausted and Retry-After until the reset', async () => {
+    const { secret } = await t.newKey('tiny');
+    for (let i = 0; i < 3; i++) assert.equal((await call(secret)).statusCode, 200);
+    const res = await call(secret);
+    assert.equal(res.statusCode, 429);
+    assert.equal(res.json().code, 'credits_exhausted');
+    assert.equal(res.headers['retry-after'], '60');
+    assert.equal(res.headers['x-credits-remaining'], '0');
+  });
+
+  it('two concurrent calls with one credit left: exactly one succeeds', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { secret } = await t.newKey('one');
+      const results = await Promise.all([call(secret), call(secret)]);
+      const codes = results.map((r) => r.statusCode).sort();
+      assert.deepEqual(codes, [200, 429]);
+    }
+  });
+
+  it('a plan can price an area differently (area_costs)', async () => {
+    const { secret } = await t.newKey('pricey');
+    const res = await call(secret);
+    assert.equal(res.headers['x-credits-remaining'], '3');
+  });
+
+  it('credits reset at the start of the next month', async () => {
+    const clock = createClock(Date.UTC(2026, 10, 30, 23, 59, 30));
+    const t2 = await buildTestApp({ env: { PLANS_FILE: PLANS }, clock, extraRoutes: registerProbeRoutes });
+    try {
+      const { secret } = await t2.newKey('one');
+      const metered = () => t2.app.inject({ method: 'POST', url: '/test/metered', headers: { ...json, 'x-api-key': secret }, payload: {} });
+      assert.equal((await metered()).statusCode, 200);
+      assert.equal((await metered()).statusCode, 429);
+      clock.advance(60_000);
+      const res = await metered();
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['x-credits-remaining'], '0');
+    } finally {
+      await t2.close();
+    }
+  });
+
+  it('a plan without the area gets 403 forbidden', async () => {
+    const { secret } = await t.newKey('hooks');
+    const res = await call(secret);
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().code, 'forbidden');
+    assert.match(res.json().detail, /devtools/);
+  });
+});
+
+describe('rate limits', () => {
+  it('the limit per minute answers 429 rate_limited with Retry-After and X-RateLimit headers, then resets', async () => {
+    const clock = createClock(Date.UTC(2026, 5, 1, 12, 0, 10));
+    const t = await buildTestApp({ env: { PLANS_FILE: PLANS }, clock, extraRoutes: registerProbeRoutes });
+    try {
+      const { secret } = await t.newKey('slow');
+      const metered = () => t.app.inject({ method: 'POST', url: '/test/metered', headers: { ...json, 'x-api-key': secret }, payload: {} });
+      for (let i = 0; i < 3; i++) {
+        const ok = await metered();
+        assert.equal(ok.statusCode, 200);
+        assert.equal(ok.headers['x-ratelimit-limit'], '3');
+        assert.equal(ok.headers['x-ratelimit-remaining'], String(2 - i));
+        assert.equal(ok.headers['x-ratelimit-reset'], String(Date.UTC(2026, 5, 1, 12, 1) / 1000));
+      }
+      const limited = await metered();
+      assert.equal(limited.statusCode, 429);
+      assert.equal(limited.json().code, 'rate_limited');
+      assert.equal(limited.headers['retry-after'], '50');
+      assert.equal(limited.headers['x-ratelimit-remaining'], '0');
+      clock.advance(50_000);
+      assert.equal((await metered()).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('PUBLIC_AREAS opens an area to anonymous callers, rate-limited by IP and never charged', async () => {
+    const t = await buildTestApp({ env: { PUBLIC_AREAS: 'devtools', PLANS_FILE: plansFile({ default_plan: 'slow', plans: { slow: { monthly_credits: 0, rate_limit_per_minute: 2 } } }) }, extraRoutes: registerProbeRoutes });
+    try {
+      const anonymous = () => t.app.inject({ method: 'POST', url: '/test/metered', headers: json, payload: {}, remoteAddress: '203.0.113.7' });
+      assert.equal((await anonymous()).statusCode, 200);
+      assert.equal((await anonymous()).statusCode, 200);
+      assert.equal((await anonymous()).json().code, 'rate_limited');
+      const other = await t.app.inject({ method: 'POST', url: '/test/metered', headers: json, payload: {}, remoteAddress: '203.0.113.8' });
+      assert.equal(other.statusCode, 200);
+      const account = await t.app.inject({ method: 'GET', url: '/v1/account' });
+      assert.equal(account.json().code, 'missing_api_key');
+    } finally {
+      await t.close();
+    }
+  });
+});
