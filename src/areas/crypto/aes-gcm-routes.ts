@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { invalidField } from '../../errors.js';
+import { errorResponses } from '../../http/schemas.js';
+import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, type KeySource, type ScryptParams } from './aes-gcm.js';
+import { decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
+import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
+
+function toScrypt(wire: WireScrypt | undefined): ScryptParams {
+  return wire ? { logN: wire.log_n, r: wire.r, p: wire.p } : DEFAULT_SCRYPT;
+}
+
+function keySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: string; salt?: string; salt_encoding?: ByteEncoding; kdf_params?: WireScrypt }, allowGenerate: boolean): KeySource {
+  if (b.key !== undefined && b.passphrase !== undefined) throw invalidField('passphrase', 'cannot be combined with key: send one of them');
+  if (b.key !== undefined) return { kind: 'key', key: decodeBytes(b.key, b.key_encoding ?? 'base64', 'key') };
+  if (b.passphrase !== undefined) {
+    const salt = b.salt === undefined ? undefined : decodeBytes(b.salt, b.salt_encoding ?? 'base64', 'salt');
+    return { kind: 'passphrase', passphrase: b.passphrase, salt, scrypt: toScrypt(b.kdf_params) };
+  }
+  if (!allowGenerate) throw invalidField('key', 'is required (or passphrase and salt)');
+  return { kind: 'generate' };
+}
+
+/** `POST /v1/auth/encrypt` and `POST /v1/auth/decrypt` (AES-256-GCM). */
+export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  void ctx;
+  app.post<{ Body: EncryptBody }>('/v1/auth/encrypt', {
+    config: { area: 'auth' },
+    schema: {
+      tags: ['crypto'],
+      summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
+      description: 'Key source: `key` (32 bytes; base64 by default, `key_encoding` hex or base64url), or `passphrase` ' +
+        '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
+        'and must be sent back to decrypt), or neither: a fresh random key is generated and returned as `key` (nothing is stored). ' +
+        'A random 12-byte IV is drawn per call; the tag is 16 bytes; `aad` is authenticated but not encrypted. All outputs are base64.',
+      body: encryptBody,
+      response: { 200: encryptResponse },
+    },
+  }, async (request) => {
+    const b = request.body;
+    const plaintext = decodeBytes(b.plaintext, b.plaintext_encoding, 'plaintext');
+    const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
+    const sealed = await encryptAesGcm(plaintext, keySource(b, true), aad);
+    const out: Record<string, unknown> = {
+      algorithm: 'aes-256-gcm',
+      ciphertext: sealed.ciphertext.toString('base64'),
+      iv: sealed.iv.toString('base64'),
+      tag: sealed.tag.toString('base64'),
+    };
+    if (sealed.generatedKey) out.key = sealed.generatedKey.toString('base64');
+    if (sealed.salt && sealed.scrypt) {
+      out.salt = sealed.salt.toString('base64');
+      out.kdf = 'scrypt';
+      out.kdf_params = { log_n: sealed.scrypt.logN, r: sealed.scrypt.r, p: sealed.scrypt.p };
+    }
+    return out;
+  });
+
+  app.post<{ Body: DecryptBody }>('/v1/auth/decrypt', {
+    config: { area: 'auth' },
+    schema: {
+      tags: ['crypto'],
+      summary: 'Decrypt AES-256-GCM ciphertext',
+      description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
+        'Send `key`, or `passphrase` + `salt` (+ `kdf_params` when not the defaults). Any wrong key, AAD or tampered byte answers 422 ' +
+        '`decryption_failed` without saying which. `plaintext` is UTF-8 when the bytes are valid UTF-8, else hex; ' +
+        '`plaintext_encoding` in the request forces utf8, hex or base64 (utf8 on non-UTF-8 bytes falls back to hex).',
+      body: decryptBody,
+      response: { 200: decryptResponse, ...errorResponses('decryption_failed') },
+    },
+  }, async (request) => {
+    const b = request.body;
+    const sealed = {
+      ciphertext: decodeBytes(b.ciphertext, b.ciphertext_encoding ?? 'base64', 'ciphertext'),
+      iv: decodeBytes(b.iv, b.iv_encoding ?? 'base64', 'iv'),
+      tag: decodeBytes(b.tag, b.tag_encoding ?? 'base64', 'tag'),
+    };
+    const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
+    const plain = await decryptAesGcm(sealed, keySource(b, false), aad);
+    if (b.plaintext_encoding === 'hex' || b.plaintext_encoding === 'base64') {
+      return { plaintext: plain.toString(b.plaintext_encoding), plaintext_encoding: b.plaintext_encoding };
+    }
+    const { text, encoding } = encodeBytesOutput(plain);
+    return { plaintext: text, plaintext_encoding: encoding };
+  });
+}

@@ -1,0 +1,110 @@
+import { byteEncodingSchema, type ByteEncoding } from './bytes.js';
+
+/** Byte encodings for fields that are binary by nature (keys, IVs, tags, salts): no utf8. */
+const binaryEncodingSchema = { type: 'string', enum: ['base64', 'hex', 'base64url'] } as const;
+
+const kdfParams = {
+  type: 'object',
+  required: ['log_n', 'r', 'p'],
+  properties: {
+    log_n: { type: 'integer', minimum: 10, maximum: 17, description: 'scrypt cost N = 2^log_n (10..17).' },
+    r: { type: 'integer', minimum: 1, maximum: 16 },
+    p: { type: 'integer', minimum: 1, maximum: 4 },
+  },
+  additionalProperties: false,
+} as const;
+
+const keyProps = {
+  key: { type: 'string', maxLength: 1024, description: '32 bytes, base64 unless `key_encoding` says otherwise.' },
+  key_encoding: binaryEncodingSchema,
+  passphrase: { type: 'string', minLength: 1, maxLength: 1024 },
+  aad: { type: 'string', description: 'Additional authenticated data (UTF-8 unless `aad_encoding`).' },
+  aad_encoding: byteEncodingSchema,
+} as const;
+
+export interface WireScrypt { log_n: number; r: number; p: number }
+
+export interface EncryptBody {
+  plaintext: string;
+  plaintext_encoding?: ByteEncoding;
+  key?: string;
+  key_encoding?: ByteEncoding;
+  passphrase?: string;
+  aad?: string;
+  aad_encoding?: ByteEncoding;
+  kdf_params?: WireScrypt;
+}
+
+export interface DecryptBody extends Omit<EncryptBody, 'plaintext' | 'plaintext_encoding'> {
+  ciphertext: string;
+  ciphertext_encoding?: ByteEncoding;
+  iv: string;
+  iv_encoding?: ByteEncoding;
+  tag: string;
+  tag_encoding?: ByteEncoding;
+  salt?: string;
+  salt_encoding?: ByteEncoding;
+  plaintext_encoding?: 'utf8' | 'hex' | 'base64';
+}
+
+export const encryptBody = {
+  type: 'object',
+  required: ['plaintext'],
+  properties: {
+    plaintext: { type: 'string', description: 'UTF-8 text unless `plaintext_encoding` says hex, base64 or base64url.' },
+    plaintext_encoding: byteEncodingSchema,
+    ...keyProps,
+    kdf_params: { ...kdfParams, description: 'scrypt parameters with a passphrase (default log_n 15, r 8, p 1).' },
+  },
+  additionalProperties: false,
+  examples: [
+    { plaintext: 'attack at dawn', key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=' },
+    { plaintext: 'attack at dawn', passphrase: 'correct horse battery staple', aad: 'user:42' },
+  ],
+} as const;
+
+export const encryptResponse = {
+  type: 'object',
+  required: ['algorithm', 'ciphertext', 'iv', 'tag'],
+  properties: {
+    algorithm: { type: 'string', enum: ['aes-256-gcm'] },
+    ciphertext: { type: 'string' },
+    iv: { type: 'string', description: '12 bytes, base64.' },
+    tag: { type: 'string', description: '16 bytes, base64.' },
+    key: { type: 'string', description: 'Only when no key or passphrase was sent: the generated key (base64). Keep it.' },
+    salt: { type: 'string', description: 'Only with a passphrase (base64).' },
+    kdf: { type: 'string', enum: ['scrypt'] },
+    kdf_params: kdfParams,
+  },
+  examples: [{ algorithm: 'aes-256-gcm', ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==' }],
+} as const;
+
+export const decryptBody = {
+  type: 'object',
+  required: ['ciphertext', 'iv', 'tag'],
+  properties: {
+    ciphertext: { type: 'string' },
+    ciphertext_encoding: binaryEncodingSchema,
+    iv: { type: 'string', maxLength: 1024 },
+    iv_encoding: binaryEncodingSchema,
+    tag: { type: 'string', maxLength: 1024 },
+    tag_encoding: binaryEncodingSchema,
+    ...keyProps,
+    salt: { type: 'string', maxLength: 1024, description: 'The salt returned by encrypt (base64).' },
+    salt_encoding: binaryEncodingSchema,
+    kdf_params: kdfParams,
+    plaintext_encoding: { type: 'string', enum: ['utf8', 'hex', 'base64'] },
+  },
+  additionalProperties: false,
+  examples: [{ ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=' }],
+} as const;
+
+export const decryptResponse = {
+  type: 'object',
+  required: ['plaintext', 'plaintext_encoding'],
+  properties: {
+    plaintext: { type: 'string' },
+    plaintext_encoding: { type: 'string', enum: ['utf8', 'hex', 'base64'] },
+  },
+  examples: [{ plaintext: 'attack at dawn', plaintext_encoding: 'utf8' }],
+} as const;

@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { byteEncodingSchema, decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
+import { decodeBase64, encodeBase64, TEXT_FORMATS, transcode, type TextFormat } from './encodings.js';
+
+const resultEncoding = { type: 'string', enum: ['utf8', 'hex'], description: '`utf8`, or `hex` when the decoded bytes are not valid UTF-8.' } as const;
+const formatNotes = Object.entries(TEXT_FORMATS).map(([name, row]) => `\`${name}\`: ${row.note}`).join('; ');
+
+interface Base64EncodeBody { data: string; data_encoding?: ByteEncoding; url_safe: boolean; padding: boolean }
+interface Base64DecodeBody { data: string }
+interface EncodeBody { data: string; format: TextFormat; action: 'encode' | 'decode' }
+
+/** `POST /v1/auth/base64-encode`, `/v1/auth/base64-decode`, `/v1/auth/encode`. */
+export default async function encodingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  void ctx;
+  app.post<{ Body: Base64EncodeBody }>('/v1/auth/base64-encode', {
+    config: { area: 'auth' },
+    schema: {
+      tags: ['crypto'],
+      summary: 'Base64 or Base64URL encode',
+      description: 'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
+        '`data` is UTF-8 text unless `data_encoding` says hex, base64 or base64url (to encode binary).',
+      body: {
+        type: 'object',
+        required: ['data'],
+        properties: {
+          data: { type: 'string' },
+          data_encoding: byteEncodingSchema,
+          url_safe: { type: 'boolean', default: false },
+          padding: { type: 'boolean', default: true },
+        },
+        additionalProperties: false,
+        examples: [{ data: 'hello world' }, { data: 'fbff', data_encoding: 'hex', url_safe: true, padding: false }],
+      },
+      response: {
+        200: {
+          type: 'object',
+          required: ['result', 'url_safe', 'padding'],
+          properties: { result: { type: 'string' }, url_safe: { type: 'boolean' }, padding: { type: 'boolean' } },
+          examples: [{ result: 'aGVsbG8gd29ybGQ=', url_safe: false, padding: true }],
+        },
+      },
+    },
+  }, async (request) => {
+    const b = request.body;
+    const result = encodeBase64(decodeBytes(b.data, b.data_encoding, 'data'), { urlSafe: b.url_safe, padding: b.padding });
+    return { result, url_safe: b.url_safe, padding: b.padding };
+  });
+
+  app.post<{ Body: Base64DecodeBody }>('/v1/auth/base64-decode', {
+    config: { area: 'auth' },
+    schema: {
+      tags: ['crypto'],
+      summary: 'Decode Base64 or Base64URL',
+      description: 'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
+        'spaces and line breaks ignored. Other input is 422. `result` is UTF-8 text, or hex when the bytes are not valid UTF-8 (`result_encoding`).',
+      body: { type: 'object', required: ['data'], properties: { data: { type: 'string' } }, additionalProperties: false, examples: [{ data: 'aGVsbG8gd29ybGQ' }] },
+      response: {
+        200: { type: 'object', required: ['result', 'result_encoding'], properties: { result: { type: 'string' }, result_encoding: resultEncoding }, examples: [{ result: 'hello world', result_encoding: 'utf8' }] },
+      },
+    },
+  }, async (request) => {
+    const { text, encoding } = encodeBytesOutput(decodeBase64(request.body.data, 'data'));
+    return { result: text, result_encoding: encoding };
+  });
+
+  app.post<{ Body: EncodeBody }>('/v1/auth/encode', {
+    config: { area: 'auth' },
+    schema: {
+      tags: ['crypto'],
+      summary: 'Encode or decode URL, HTML entities, hex and ascii85',
+      description: `Formats: ${formatNotes}. Encoding takes the UTF-8 bytes of \`data\`. Decoding invalid input (bad %-sequence, ` +
+        'odd-length or non-hex digits, invalid ascii85) is 422; decoded bytes that are not valid UTF-8 come back as hex (`result_encoding`).',
+      body: {
+        type: 'object',
+        required: ['data', 'format'],
+        properties: {
+          data: { type: 'string' },
+          format: { type: 'string', enum: Object.keys(TEXT_FORMATS) },
+          action: { type: 'string', enum: ['encode', 'decode'], default: 'encode' },
+        },
+        additionalProperties: false,
+        examples: [{ data: 'a b&c', format: 'url', action: 'encode' }, { data: '<~87cURD]i,"Ebo80~>', format: 'ascii85', action: 'decode' }],
+      },
+      response: {
+        200: {
+          type: 'object',
+          required: ['result', 'format', 'action', 'result_encoding'],
+          properties: { result: { type: 'string' }, format: { type: 'string' }, action: { type: 'string' }, result_encoding: resultEncoding },
+          examples: [{ result: 'a%20b%26c', format: 'url', action: 'encode', result_encoding: 'utf8' }],
+        },
+      },
+    },
+  }, async (request) => {
+    const b = request.body;
+    const { text, encoding } = encodeBytesOutput(transcode(b.data, b.format, b.action));
+    return { result: text, format: b.format, action: b.action, result_encoding: encoding };
+  });
+}

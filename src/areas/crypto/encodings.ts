@@ -1,0 +1,74 @@
+import { invalidField } from '../../errors.js';
+import { decodeAscii85, encodeAscii85 } from './ascii85.js';
+import { decodeHtmlEntities, encodeHtmlEntities } from './encodings-html.js';
+
+/**
+ * Base64 (RFC 4648 §4) or Base64URL (§5), with or without `=` padding.
+ *
+ * @example
+ *   encodeBase64(Buffer.from([0xfb, 0xff]), { urlSafe: true, padding: false }) // '-_8'
+ */
+export function encodeBase64(bytes: Buffer, options: { urlSafe: boolean; padding: boolean }): string {
+  const text = bytes.toString(options.urlSafe ? 'base64url' : 'base64');
+  if (options.urlSafe && options.padding) return text.padEnd(Math.ceil(text.length / 4) * 4, '=');
+  return options.padding ? text : text.replace(/=+$/, '');
+}
+
+/**
+ * Decode Base64 or Base64URL: either alphabet (not both mixed), padding optional but correct when
+ * present, line breaks and spaces ignored (MIME). Anything else is a 422 on `field`.
+ *
+ * @example
+ *   decodeBase64('Zm9vYg', 'data').toString() // 'foob'
+ */
+export function decodeBase64(text: string, field: string): Buffer {
+  const compact = text.replace(/[ \t\r\n]/g, '');
+  const body = compact.replace(/={1,2}$/, '');
+  if (/[+/]/.test(body) && /[-_]/.test(body)) throw invalidField(field, 'mixes the Base64 and Base64URL alphabets');
+  if (!/^[A-Za-z0-9+/_-]*$/.test(body)) throw invalidField(field, 'is not valid Base64: unexpected character');
+  if (body.length % 4 === 1) throw invalidField(field, 'is not valid Base64: impossible length');
+  if (body.length !== compact.length && compact.length % 4 !== 0) throw invalidField(field, 'is not valid Base64: wrong padding');
+  return Buffer.from(body, 'base64url');
+}
+
+/**
+ * Decode hex: an even number of hex digits, case-insensitive, whitespace ignored.
+ *
+ * @example
+ *   decodeHex('68 69', 'data').toString() // 'hi'
+ */
+export function decodeHex(text: string, field: string): Buffer {
+  const compact = text.replace(/\s/g, '');
+  if (!/^[0-9a-fA-F]*$/.test(compact)) throw invalidField(field, 'is not hex: only 0-9 and a-f are allowed');
+  if (compact.length % 2 !== 0) throw invalidField(field, 'is not hex: odd number of digits');
+  return Buffer.from(compact, 'hex');
+}
+
+function decodeUrl(text: string, field: string): Buffer {
+  try {
+    return Buffer.from(decodeURIComponent(text), 'utf8');
+  } catch {
+    throw invalidField(field, 'is not valid percent-encoding (a % must start a UTF-8 %XX sequence)');
+  }
+}
+
+/** Text formats of `POST /v1/auth/encode`: encode takes the UTF-8 bytes of the text, decode yields bytes. */
+export const TEXT_FORMATS = {
+  url: { encode: (b: Buffer) => encodeURIComponent(b.toString('utf8')), decode: decodeUrl, note: 'encodeURIComponent / decodeURIComponent (RFC 3986; "+" is not a space)' },
+  html: { encode: (b: Buffer) => encodeHtmlEntities(b.toString('utf8')), decode: (t: string) => Buffer.from(decodeHtmlEntities(t), 'utf8'), note: 'escapes & < > " \'; decodes numeric and common named entities' },
+  hex: { encode: (b: Buffer) => b.toString('hex'), decode: decodeHex, note: 'lowercase; decoding ignores whitespace, refuses odd length' },
+  ascii85: { encode: encodeAscii85, decode: decodeAscii85, note: 'Adobe variant with z; output without <~ ~>, input with or without' },
+} as const;
+export type TextFormat = keyof typeof TEXT_FORMATS;
+
+/**
+ * Encode text to a format, or decode a format to bytes.
+ *
+ * @example
+ *   transcode('a b&c', 'url', 'encode') // Buffer 'a%20b%26c'
+ */
+export function transcode(data: string, format: TextFormat, action: 'encode' | 'decode', field = 'data'): Buffer {
+  const row = TEXT_FORMATS[format];
+  if (action === 'encode') return Buffer.from(row.encode(Buffer.from(data, 'utf8')), 'utf8');
+  return row.decode(data, field);
+}

@@ -1,0 +1,36 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { BASE62, randomString } from '../../ids.js';
+
+const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyrict';
+
+/** Key kinds of `generate-key`: what `length` means, its default, and how one key is made. */
+export const KEY_TYPES = {
+  api_key: { lengthUnit: 'characters', defaultLength: 32, defaultPrefix: 'dk_', bitsPerUnit: Math.log2(62), make: (n: number) => randomString(n, BASE62) },
+  uuid: { lengthUnit: 'fixed', defaultLength: 36, defaultPrefix: '', bitsPerUnit: 122 / 36, make: () => randomUUID() },
+  nanoid: { lengthUnit: 'characters', defaultLength: 21, defaultPrefix: '', bitsPerUnit: 6, make: (n: number) => randomString(n, NANOID_ALPHABET) },
+  secret: { lengthUnit: 'bytes', defaultLength: 32, defaultPrefix: '', bitsPerUnit: 8, make: (n: number) => randomBytes(n).toString('base64url') },
+  hex: { lengthUnit: 'bytes', defaultLength: 32, defaultPrefix: '', bitsPerUnit: 8, make: (n: number) => randomBytes(n).toString('hex') },
+} as const;
+export type KeyType = keyof typeof KEY_TYPES;
+
+export interface GeneratedKeys {
+  keys: string[];
+  type: KeyType;
+  length: number;
+  entropyBits: number;
+}
+
+/**
+ * `count` random keys of one type from a CSPRNG (rejection sampling for alphabets, so no modulo
+ * bias). `length` is ignored for `uuid`; `prefix` (default `dk_` for `api_key`) is prepended.
+ *
+ * @example
+ *   generateKeys('nanoid', { count: 2 }) // { keys: ['V1StGXR8_Z5jdHi6B-myT', '...'], type: 'nanoid', length: 21, entropyBits: 126 }
+ */
+export function generateKeys(type: KeyType, options: { length?: number; prefix?: string; count: number }): GeneratedKeys {
+  const row = KEY_TYPES[type];
+  const length = row.lengthUnit === 'fixed' ? row.defaultLength : (options.length ?? row.defaultLength);
+  const prefix = options.prefix ?? row.defaultPrefix;
+  const keys = Array.from({ length: options.count }, () => prefix + row.make(length));
+  return { keys, type, length, entropyBits: Math.floor(length * row.bitsPerUnit) };
+}

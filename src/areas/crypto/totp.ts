@@ -1,0 +1,88 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import { encodeBase32 } from './base32.js';
+
+/** TOTP hash algorithms (RFC 6238 §1.2): node:crypto name and the secret size generated for it. */
+export const TOTP_ALGORITHMS = {
+  SHA1: { hmac: 'sha1', secretBytes: 20 },
+  SHA256: { hmac: 'sha256', secretBytes: 32 },
+  SHA512: { hmac: 'sha512', secretBytes: 64 },
+} as const;
+export type TotpAlgorithm = keyof typeof TOTP_ALGORITHMS;
+
+export interface TotpParams {
+  digits: 6 | 8;
+  period: number;
+  algorithm: TotpAlgorithm;
+}
+
+export interface TotpSetup extends TotpParams {
+  secret: string;
+  otpauthUri: string;
+  qrCode: string;
+}
+
+/**
+ * The HOTP value (RFC 4226 §5.3) for one counter, as a zero-padded decimal string.
+ *
+ * @example
+ *   computeHotp(Buffer.from('12345678901234567890'), 1, 8, 'SHA1') // '94287082'
+ */
+export function computeHotp(secret: Buffer, counter: number, digits: number, algorithm: TotpAlgorithm): string {
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac(TOTP_ALGORITHMS[algorithm].hmac, secret).update(message).digest();
+  const offset = mac[mac.length - 1] & 0x0f;
+  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
+  return String(binary % 10 ** digits).padStart(digits, '0');
+}
+
+/**
+ * Check a code against every step in `[-window, +window]` around `timestamp` (Unix seconds).
+ * Every candidate is compared in constant time and none is skipped on a match, so timing does
+ * not reveal which step matched. `delta` is the matching step offset (the one nearest 0), or null.
+ *
+ * @example
+ *   verifyTotp(secret, '94287082', 59, { digits: 8, period: 30, algorithm: 'SHA1' }, 1) // { valid: true, delta: 0 }
+ */
+export function verifyTotp(secret: Buffer, code: string, timestamp: number, params: TotpParams, window: number): { valid: boolean; delta: number | null } {
+  const current = Math.floor(timestamp / params.period);
+  const given = Buffer.from(code.padEnd(params.digits, ' ').slice(0, params.digits));
+  const lengthOk = code.length === params.digits;
+  let delta: number | null = null;
+  for (const step of stepsNearestFirst(window)) {
+    const counter = current + step;
+    if (counter < 0) continue;
+    const expected = Buffer.from(computeHotp(secret, counter, params.digits, params.algorithm));
+    if (timingSafeEqual(expected, given) && lengthOk && delta === null) delta = step;
+  }
+  return { valid: delta !== null, delta };
+}
+
+function stepsNearestFirst(window: number): number[] {
+  const steps = [0];
+  for (let i = 1; i <= window; i++) steps.push(-i, i);
+  return steps;
+}
+
+/**
+ * A fresh secret sized for the algorithm, its `otpauth://` URI (Google Authenticator Key Uri
+ * Format, every part percent-encoded) and the URI as a QR code PNG data URI.
+ *
+ * @example
+ *   await createTotpSetup('ACME Co', 'ana@example.com', { digits: 6, period: 30, algorithm: 'SHA1' })
+ *   // { secret: 'JBSW...', otpauthUri: 'otpauth://totp/ACME%20Co:ana%40example.com?secret=...', ... }
+ */
+export async function createTotpSetup(issuer: string, account: string, params: TotpParams): Promise<TotpSetup> {
+  const secret = encodeBase32(randomBytes(TOTP_ALGORITHMS[params.algorithm].secretBytes));
+  const query = [
+    `secret=${secret}`,
+    `issuer=${encodeURIComponent(issuer)}`,
+    `algorithm=${params.algorithm}`,
+    `digits=${params.digits}`,
+    `period=${params.period}`,
+  ].join('&');
+  const otpauthUri = `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${query}`;
+  const qrCode = await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: 'M', margin: 2 });
+  return { ...params, secret, otpauthUri, qrCode };
+}
