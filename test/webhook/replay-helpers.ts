@@ -1,0 +1,98 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { newId } from '../../src/ids.js';
+import type { TestApp } from '../helpers/app.js';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+export interface TargetServer {
+  url: string;
+  port: number;
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A plain node:http server on 127.0.0.1:0 that records what it receives and answers with
+ * `handler` (after the whole body arrived).
+ */
+export async function startTarget(handler: (req: ReceivedRequest, res: ServerResponse) => void): Promise<TargetServer> {
+  const received: ReceivedRequest[] = [];
+  const server = http.createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) };
+      received.push(entry);
+      handler(entry, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface SeededCapture {
+  binId: string;
+  requestId: string;
+}
+
+/** Store a bin owned by `ownerKeyId` (default: the test key) with one captured request. */
+export async function seedCapture(
+  t: TestApp,
+  request: { method?: string; headers?: Record<string, string>; body?: Buffer; path?: string } = {},
+  ownerKeyId = t.keyId,
+): Promise<SeededCapture> {
+  const now = t.clock.now();
+  const binId = newId('bin_');
+  const requestId = newId('req_');
+  await t.store.bins.createBin({ id: binId, ownerKeyId, name: null, createdAt: now, expiresAt: now + 3_600_000, requestCount: 0 });
+  const headers = request.headers ?? { 'content-type': 'application/json' };
+  await t.store.bins.captureRequest({
+    id: requestId,
+    binId,
+    method: request.method ?? 'POST',
+    path: request.path ?? `/v1/catch/${binId}`,
+    queryString: '',
+    headers,
+    body: request.body ?? Buffer.from('{"event":"ping"}'),
+    contentType: headers['content-type'] ?? '',
+    sourceIp: '127.0.0.1',
+    timestamp: now,
+  }, { maxRequests: 1000, now });
+  return { binId, requestId };
+}
+
+/** `POST .../replay` through inject. */
+export function replay(t: TestApp, seeded: SeededCapture, body: unknown, headers: Record<string, string> = t.auth) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/v1/bins/${seeded.binId}/requests/${seeded.requestId}/replay`,
+    headers,
+    payload: body as object,
+  });
+}
