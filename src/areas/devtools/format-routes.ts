@@ -1,7 +1,87 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { errorResponses } from '../../http/schemas.js';
+import { formatDate } from './date-format.js';
+import { dateFormatBody, dateFormatResponse } from './date-format-schema.js';
+import { formatNumber, type NumberFormatType } from './number-format.js';
+import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
+import { createRegexPool } from './regex-pool.js';
+import { REGEX_LIMITS, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
+import { compilePattern } from './regex-syntax.js';
 
+interface RegexBody { pattern: string; text: string; flags: string }
+interface NumberBody { number: number; format_type: NumberFormatType; locale: string; currency?: string; decimals?: number }
+interface DateBody { date: string | number; output_format?: string; input_format?: string; from_timezone?: string; to_timezone?: string }
+
+/** regex-extract, number-format and date-format (CONTRACT §3.5-3.7). */
 export default async function formatRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  const pool = createRegexPool({ size: 2, timeoutMs: REGEX_TIMEOUT_MS, maxQueue: 64 });
+  // Warm when a real server starts; `inject()`-only apps start workers on their first regex.
+  app.addHook('onListen', async () => pool.warm());
+  app.addHook('onClose', async () => pool.close());
+
+  app.post<{ Body: RegexBody }>('/v1/regex-extract', {
+    config: { area: 'devtools' },
+    schema: {
+      summary: 'Every non-overlapping match of a regular expression, with groups',
+      description: [
+        'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)` and a leading inline flag group such as `(?ix)`.',
+        'Flags: `i` ignore case, `m` multi-line, `s` dot matches newline, `u` Unicode mode, `x` verbose (unescaped whitespace and `#` comments outside character classes are ignored; `\\ ` and `\\#` stay literal); `g` is accepted and ignored; any other letter → 422.',
+        '`start`/`end` count Unicode code points; an empty match advances the search by one code point. `groups` and `named_groups` hold null for a group that did not take part; `named_groups` is `{}` when the pattern names none.',
+        `Text up to 1 MiB (1048576 code points; bodies over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches and ${REGEX_LIMITS.maxOutputChars} characters of match and group text are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,
+        `Patterns run in worker threads: one running longer than ${REGEX_TIMEOUT_MS} ms is stopped and answers 422 \`regex_timeout\`; 429 when too many patterns wait for a worker.`,
+      ].join('\n\n'),
+      body: regexExtractBody,
+      response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
+    },
+  }, async (request) => {
+    const { pattern, text, flags } = request.body;
+    const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS);
+    return {
+      pattern,
+      match_count: result.matches.length,
+      matches: result.matches.map((m) => ({ match: m.match, start: m.start, end: m.end, groups: m.groups, named_groups: m.namedGroups })),
+      truncated: result.truncated,
+    };
+  });
+
+  app.post<{ Body: NumberBody }>('/v1/number-format', {
+    config: { area: 'devtools' },
+    schema: {
+      summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
+      description: [
+        '`locale` accepts `en_US` or `en-US` (default `en_US`); a locale the CLDR data does not have (no silent fallback to the language) → 422. The response echoes it as `ll_CC`.',
+        '`percent` takes a ratio (0.85 → 85%). `scientific` uses the locale\'s notation (`1.235E3` in en_US). `currency` (ISO 4217, case-insensitive) is required for `currency` and validated whenever given.',
+        '`decimals` (0..20) fixes the number of fraction digits; otherwise CLDR\'s default for the style applies (3 max for decimal and scientific, 0 for percent, the currency\'s minor unit).',
+      ].join('\n\n'),
+      body: numberFormatBody,
+      response: { 200: numberFormatResponse },
+    },
+  }, async (request) => {
+    const body = request.body;
+    const out = formatNumber({ number: body.number, formatType: body.format_type, locale: body.locale, currency: body.currency, decimals: body.decimals });
+    return { formatted: out.formatted, original: body.number, locale: out.locale, format_type: body.format_type };
+  });
+
+  app.post<{ Body: DateBody }>('/v1/date-format', {
+    config: { area: 'devtools' },
+    schema: {
+      summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
+      description: [
+        'Auto-detected input (without `input_format`): a JSON number is Unix seconds (milliseconds from 1e11 up); a 10-digit string is seconds (fraction allowed), 13 digits milliseconds; then ISO 8601 (also with a space instead of `T`), RFC 2822, HTTP dates, and plain English through chrono ("next friday 5pm", "yesterday", "in 2 hours"), relative to now in `from_timezone`. English must be understood as a whole: "yesterday at 25:00" → 422.',
+        'A naive input is read in `from_timezone` (default UTC); a skipped local time (DST gap) moves forward, a repeated one means the first. `to_timezone` defaults to `from_timezone`. Unknown zone, impossible date (`2026-02-30`) or empty date → 422.',
+        '`input_format` (strftime, whole input must match) accepts %Y %y %m %d %e %H %I %M %S %f %p %b %h %B %a %A %j %z %Z (IANA name) %s %%.',
+        '`output_format` (default `%Y-%m-%dT%H:%M:%S%z`, C locale names): %a %A %b %B %c %C %d %D %e %f (microseconds) %F %G %h %H %I %j %k %l %m %M %n %p %P %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%; `%-d` style drops padding; an unknown directive → 422. `%Z` is the tz abbreviation (EST, CEST, AEDT, IST, UTC; `+04` style where none exists).',
+        '`iso8601` is in the target zone with its offset (`Z` for UTC), milliseconds only when not zero; `timestamp` is whole seconds (floor); `timezone` echoes the target zone name.',
+      ].join('\n\n'),
+      body: dateFormatBody,
+      response: { 200: dateFormatResponse },
+    },
+  }, async (request) => {
+    const b = request.body;
+    return formatDate({
+      date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
+      fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),
+    });
+  });
 }

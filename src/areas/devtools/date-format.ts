@@ -1,0 +1,63 @@
+import { IANAZone } from 'luxon';
+import { invalidField } from '../../errors.js';
+import { parseDate, parseDateWithFormat } from './date-parse.js';
+import { strftime } from './strftime.js';
+
+export interface DateFormatInput {
+  /** ISO 8601, RFC 2822, Unix timestamp (number or 10/13-digit string) or plain English. */
+  date: string | number;
+  /** strftime output format; default `%Y-%m-%dT%H:%M:%S%z`. */
+  outputFormat?: string;
+  /** strftime format the input must match; auto-detection when absent. */
+  inputFormat?: string;
+  /** IANA zone a naive input is read in; default `UTC`. */
+  fromTimezone?: string;
+  /** IANA zone of the output; default `fromTimezone`. */
+  toTimezone?: string;
+  /** Epoch ms of "now" for relative expressions. */
+  now: number;
+}
+
+export interface DateFormatOutput {
+  formatted: string;
+  /** ISO 8601 in the target zone, with its offset (`Z` for UTC); milliseconds only when not zero. */
+  iso8601: string;
+  /** Whole seconds since the epoch (floor). */
+  timestamp: number;
+  /** The target zone's IANA name, as given. */
+  timezone: string;
+}
+
+export const DEFAULT_OUTPUT_FORMAT = '%Y-%m-%dT%H:%M:%S%z';
+
+/** An IANA zone by name (case-insensitive, `UTC` included); 422 on `field` otherwise. */
+function resolveZone(name: string, field: string): IANAZone {
+  if (!IANAZone.isValidZone(name)) throw invalidField(field, `"${name}" is not an IANA time zone name such as Europe/Berlin or UTC`);
+  return IANAZone.create(name);
+}
+
+/**
+ * Parse a date in whatever form the caller has, move it to the target zone (DST-correct through
+ * luxon and the tz database) and print it with strftime.
+ *
+ * @example
+ *   formatDate({ date: '2026-03-29T01:30:00Z', toTimezone: 'Europe/Berlin', outputFormat: '%H:%M %Z', now: Date.now() })
+ *   // → { formatted: '03:30 CEST', iso8601: '2026-03-29T03:30:00+02:00', timestamp: 1774747800, timezone: 'Europe/Berlin' }
+ */
+export function formatDate(input: DateFormatInput): DateFormatOutput {
+  const fromName = input.fromTimezone ?? 'UTC';
+  const toName = input.toTimezone ?? fromName;
+  const zone = resolveZone(fromName, 'from_timezone');
+  const target = resolveZone(toName, 'to_timezone');
+  const options = { zone, now: input.now };
+  const parsed = input.inputFormat === undefined
+    ? parseDate(input.date, options)
+    : parseDateWithFormat(String(input.date), input.inputFormat, options);
+  const dt = parsed.dt.setZone(target);
+  return {
+    formatted: strftime({ dt, microsecond: parsed.microsecond }, input.outputFormat ?? DEFAULT_OUTPUT_FORMAT),
+    iso8601: dt.toISO({ suppressMilliseconds: true }) ?? '',
+    timestamp: Math.floor(dt.toMillis() / 1000),
+    timezone: toName,
+  };
+}

@@ -1,0 +1,135 @@
+import * as chrono from 'chrono-node';
+import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { invalidField } from '../../errors.js';
+
+/** An instant with microsecond precision. */
+export interface ParsedDate {
+  dt: DateTime;
+  /** Sub-second part, 0..999999 (more precise than `dt`'s milliseconds when the input was). */
+  microsecond: number;
+}
+
+export interface ParseOptions {
+  /** Zone a naive input is read in, and "now" for natural language is taken in. */
+  zone: Zone;
+  /** Epoch ms of "now", for natural language. */
+  now: number;
+}
+
+/** strftime directive → luxon parse token (`fromFormat`), one row per directive `input_format` accepts. */
+const PARSE_TOKENS: Record<string, string> = {
+  Y: 'yyyy', y: 'yy', m: 'M', d: 'd', e: 'd', H: 'H', I: 'h', M: 'm', S: 's', f: 'u', p: 'a',
+  b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z', s: 'X',
+};
+
+const SECONDS = /^-?\d{10}(?:\.\d{1,6})?$/;
+const MILLISECONDS = /^-?\d{13}$/;
+const ISO_LIKE = /^[+-]?\d{4}(?:-\d|\d{4}|-W|$)/;
+const FRACTION = /\d[T ]?\d{2}:?\d{2}:?\d{2}[.,](\d{1,9})/;
+
+const bad = (message: string) => invalidField('date', message);
+
+function checked(dt: DateTime, what: string): DateTime {
+  if (!dt.isValid) throw bad(`is not a valid ${what}: ${dt.invalidExplanation ?? dt.invalidReason}`);
+  return dt;
+}
+
+/** A naive wall-clock time that happens twice (DST end) means the first one, as Python's fold=0. */
+function earliest(dt: DateTime): DateTime {
+  return dt.getPossibleOffsets().reduce((a, b) => (b.toMillis() < a.toMillis() ? b : a));
+}
+
+/** Epoch seconds (possibly fractional) → instant with microseconds. */
+function fromSeconds(seconds: number): ParsedDate {
+  const whole = Math.floor(seconds);
+  const microsecond = Math.min(999999, Math.round((seconds - whole) * 1e6));
+  const dt = checked(DateTime.fromMillis(whole * 1000 + Math.floor(microsecond / 1000), { zone: 'UTC' }), 'timestamp');
+  return { dt, microsecond };
+}
+
+/** Sub-second digits as written in an ISO/SQL string, so `%f` keeps all six. */
+function microsecondOf(text: string, dt: DateTime): number {
+  const digits = FRACTION.exec(text)?.[1];
+  return digits ? Number(digits.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
+}
+
+/** strftime `input_format` → luxon format string; literal text is quoted. */
+function toLuxonFormat(format: string): string {
+  if (format.includes("'")) throw invalidField('input_format', 'must not contain a single quote');
+  let out = '';
+  let literal = '';
+  const flush = () => {
+    if (literal) out += `'${literal}'`;
+    literal = '';
+  };
+  for (let i = 0; i < format.length; i++) {
+    const letter = format[i + 1];
+    if (format[i] !== '%') literal += format[i];
+    else if (letter === '%') (literal += '%'), i++;
+    else if (letter !== undefined && Object.hasOwn(PARSE_TOKENS, letter)) (flush(), (out += PARSE_TOKENS[letter]), i++);
+    else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${Object.keys(PARSE_TOKENS).map((k) => `%${k}`).join(' ')}`);
+  }
+  flush();
+  return out;
+}
+
+/** Natural language through chrono, with "now" and the wall clock taken in the request's zone. */
+function parseNaturalLanguage(text: string, options: ParseOptions): DateTime {
+  const instant = new Date(options.now);
+  const results = chrono.parse(text, { instant, timezone: options.zone.offset(options.now) });
+  const [result] = results;
+  // Partial matches ("yesterday" out of "yesterday at 25:00") would silently drop what the user said.
+  if (results.length !== 1 || result.index !== 0 || result.text.length !== text.length) {
+    throw bad(`"${text}" is not a date in a recognised format (ISO 8601, RFC 2822, Unix timestamp or plain English)`);
+  }
+  const c = result.start;
+  const fields = { year: c.get('year'), month: c.get('month'), day: c.get('day'), hour: c.get('hour'), minute: c.get('minute'), second: c.get('second'), millisecond: c.get('millisecond') };
+  const offset = c.get('timezoneOffset');
+  if (offset !== null && offset !== undefined) return checked(DateTime.fromObject(fields as object, { zone: FixedOffsetZone.instance(offset) }), 'date');
+  return earliest(checked(DateTime.fromObject(fields as object, { zone: options.zone }), 'date'));
+}
+
+/**
+ * Read a date the way the request gives it: a number (epoch seconds, or milliseconds from 1e11
+ * up), a 10- or 13-digit string, ISO 8601 (also with a space), RFC 2822 / HTTP dates, then plain
+ * English via chrono ("next friday 5pm"). A naive input is read in `options.zone`; an input with
+ * an offset keeps it. Anything else throws 422 on `date`.
+ *
+ * @example
+ *   parseDate('2026-03-08 02:30', { zone: IANAZone.create('America/New_York'), now: Date.now() }).dt.toISO()
+ *   // → '2026-03-08T03:30:00.000-04:00' (the skipped hour moves forward)
+ */
+export function parseDate(input: string | number, options: ParseOptions): ParsedDate {
+  if (typeof input === 'number') return fromSeconds(Math.abs(input) >= 1e11 ? input / 1000 : input);
+  const text = input.trim();
+  if (text === '') throw bad('must not be empty');
+  if (SECONDS.test(text)) return fromSeconds(Number(text));
+  if (MILLISECONDS.test(text)) return fromSeconds(Number(text) / 1000);
+  const zoneOptions = { zone: options.zone, setZone: true };
+  if (ISO_LIKE.test(text)) {
+    const iso = DateTime.fromISO(text, zoneOptions);
+    const dt = iso.isValid ? iso : DateTime.fromSQL(text, zoneOptions);
+    // Shaped like ISO 8601 but impossible (2026-02-30): say why rather than guess with chrono.
+    if (!dt.isValid) checked(iso, 'ISO 8601 date');
+    return { dt: earliest(dt), microsecond: microsecondOf(text, dt) };
+  }
+  for (const dt of [DateTime.fromRFC2822(text, zoneOptions), DateTime.fromHTTP(text, zoneOptions)]) {
+    if (dt.isValid) return { dt: earliest(dt), microsecond: dt.millisecond * 1000 };
+  }
+  const dt = parseNaturalLanguage(text, options);
+  return { dt, microsecond: dt.millisecond * 1000 };
+}
+
+/**
+ * Parse with an explicit strftime `input_format` (`%d/%m/%Y %H:%M`); the whole input must match.
+ *
+ * @example
+ *   parseDateWithFormat('08/03/2026 17:07', '%d/%m/%Y %H:%M', { zone: IANAZone.create('UTC'), now: 0 }).dt.toISO()
+ *   // → '2026-03-08T17:07:00.000Z'
+ */
+export function parseDateWithFormat(input: string, format: string, options: ParseOptions): ParsedDate {
+  const luxonFormat = toLuxonFormat(format);
+  const dt = DateTime.fromFormat(input, luxonFormat, { zone: options.zone, setZone: true, locale: 'en-US' });
+  if (!dt.isValid) throw bad(`does not match input_format "${format}": ${dt.invalidExplanation ?? dt.invalidReason}`);
+  return { dt: earliest(dt), microsecond: dt.millisecond * 1000 };
+}

@@ -1,0 +1,158 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { DevutilError, invalidField } from '../../errors.js';
+import type { ExtractLimits, ExtractResult } from './regex-extract.js';
+import type { CompiledPattern } from './regex-syntax.js';
+import type { RegexJobMessage } from './regex-worker.js';
+
+export interface RegexPoolOptions {
+  /** Workers kept warm. */
+  size: number;
+  /** Longest a job may run on a worker before the worker is terminated. */
+  timeoutMs: number;
+  /** Jobs waiting for a worker beyond this are refused with 429. */
+  maxQueue: number;
+}
+
+/** Runs regex jobs off the event loop. */
+export interface RegexPool {
+  run(pattern: CompiledPattern, text: string, limits: ExtractLimits): Promise<ExtractResult>;
+  /** Start the workers now rather than on the first job. */
+  warm(): void;
+  /** Terminate every worker; later jobs are refused. */
+  close(): Promise<void>;
+}
+
+interface Job {
+  message: RegexJobMessage;
+  resolve(result: ExtractResult): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  error?: Error;
+}
+
+type WorkerReply = { ready: true } | { id: number; ok: true; result: ExtractResult } | { id: number; ok: false; message: string };
+
+// The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
+const EXT = extname(fileURLToPath(import.meta.url));
+const WORKER_URL = new URL(`./regex-worker${EXT}`, import.meta.url);
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+function spawnWorker(): Worker {
+  if (EXT !== '.ts') return new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS });
+  // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
+  return new Worker(code, { eval: true, resourceLimits: RESOURCE_LIMITS });
+}
+
+/**
+ * A small pool of worker threads for user regexes. A job running past `timeoutMs` has its
+ * worker terminated and replaced, and fails with 422 `regex_timeout`; the event loop is never
+ * blocked. Workers are unref'd so they never keep the process alive.
+ *
+ * @example
+ *   const pool = createRegexPool({ size: 2, timeoutMs: 750, maxQueue: 64 });
+ *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6 });
+ *   await pool.close();
+ */
+export function createRegexPool(options: RegexPoolOptions): RegexPool {
+  const slots = new Set<Slot>();
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): void {
+    const slot: Slot = { worker: spawnWorker(), ready: false };
+    slot.worker.unref();
+    slot.worker.on('message', (reply: WorkerReply) => onReply(slot, reply));
+    slot.worker.on('error', (err) => {
+      slot.error = err;
+    });
+    slot.worker.on('exit', () => onExit(slot));
+    slots.add(slot);
+  }
+
+  function fill(): void {
+    while (!closed && slots.size < options.size) spawn();
+  }
+
+  function pump(): void {
+    for (const slot of slots) {
+      if (queue.length === 0) return;
+      if (!slot.ready || slot.job) continue;
+      const job = queue.shift() as Job;
+      slot.job = job;
+      slot.timer = setTimeout(() => onTimeout(slot), options.timeoutMs).unref();
+      slot.worker.postMessage(job.message);
+    }
+  }
+
+  function finish(slot: Slot): Job | undefined {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    return job;
+  }
+
+  function onReply(slot: Slot, reply: WorkerReply): void {
+    if ('ready' in reply) slot.ready = true;
+    else if (reply.ok) finish(slot)?.resolve(reply.result);
+    else finish(slot)?.reject(invalidField('pattern', reply.message));
+    pump();
+  }
+
+  function onTimeout(slot: Slot): void {
+    const job = finish(slot);
+    slots.delete(slot);
+    void slot.worker.terminate();
+    job?.reject(new DevutilError('regex_timeout', `The regular expression ran longer than ${options.timeoutMs} ms and was stopped.`));
+    fill();
+    pump();
+  }
+
+  function onExit(slot: Slot): void {
+    if (!slots.delete(slot)) return; // terminated on purpose
+    const job = finish(slot);
+    const outOfMemory = (slot.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+    if (outOfMemory) job?.reject(invalidField('pattern', 'needed too much memory on this text'));
+    else job?.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
+    // A worker that never became ready cannot load: fail waiting jobs instead of respawning forever.
+    if (!slot.ready) {
+      for (const waiting of queue.splice(0)) waiting.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
+      return;
+    }
+    fill();
+    pump();
+  }
+
+  return {
+    run(pattern, text, limits) {
+      if (closed) return Promise.reject(new DevutilError('internal_error', 'The regex pool is closed.'));
+      if (queue.length >= options.maxQueue) {
+        return Promise.reject(new DevutilError('rate_limited', 'Too many regular expressions are waiting to run; retry shortly.', { headers: { 'retry-after': '1' } }));
+      }
+      fill();
+      return new Promise<ExtractResult>((resolve, reject) => {
+        queue.push({ message: { id: nextId++, pattern, text, limits }, resolve, reject });
+        pump();
+      });
+    },
+    warm: fill,
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      const all = [...slots];
+      slots.clear();
+      for (const slot of all) finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      await Promise.all(all.map((slot) => slot.worker.terminate()));
+    },
+  };
+}

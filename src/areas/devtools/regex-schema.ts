@@ -1,0 +1,53 @@
+import type { ExtractLimits } from './regex-extract.js';
+
+/** Longest a pattern may run before its worker is stopped (the whole answer stays under 1 s). */
+export const REGEX_TIMEOUT_MS = 750;
+
+/** Bounds on what one call returns. */
+export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024 };
+
+/** Request body of `POST /v1/regex-extract`. */
+export const regexExtractBody = {
+  type: 'object',
+  required: ['pattern', 'text'],
+  additionalProperties: false,
+  properties: {
+    pattern: { type: 'string', maxLength: 10_000, description: 'Regular expression (JavaScript syntax, Python group spellings accepted).' },
+    text: { type: 'string', maxLength: 1_048_576, description: 'Text to search, up to 1 MiB.' },
+    flags: { type: 'string', maxLength: 16, default: '', description: 'Any of i, m, s, u, x; g accepted and ignored.' },
+  },
+  examples: [{ pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)', text: 'Mail ana@example.com or 😀 bo@test.org', flags: 'i' }],
+} as const;
+
+const matchSchema = {
+  type: 'object',
+  required: ['match', 'start', 'end', 'groups', 'named_groups'],
+  properties: {
+    match: { type: 'string' },
+    start: { type: 'integer', description: 'Code point offset of the first character.' },
+    end: { type: 'integer', description: 'Code point offset just past the last character.' },
+    groups: { type: 'array', items: { type: ['string', 'null'] } },
+    named_groups: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+  },
+} as const;
+
+/** 200 answer of `POST /v1/regex-extract`. */
+export const regexExtractResponse = {
+  type: 'object',
+  required: ['pattern', 'match_count', 'matches', 'truncated'],
+  properties: {
+    pattern: { type: 'string' },
+    match_count: { type: 'integer' },
+    matches: { type: 'array', items: matchSchema },
+    truncated: { type: 'boolean' },
+  },
+  examples: [{
+    pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
+    match_count: 2,
+    matches: [
+      { match: 'ana@example.com', start: 5, end: 20, groups: ['ana', 'example.com'], named_groups: { user: 'ana', domain: 'example.com' } },
+      { match: 'bo@test.org', start: 26, end: 37, groups: ['bo', 'test.org'], named_groups: { user: 'bo', domain: 'test.org' } },
+    ],
+    truncated: false,
+  }],
+} as const;

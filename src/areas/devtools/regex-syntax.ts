@@ -1,0 +1,87 @@
+import { invalidField } from '../../errors.js';
+
+/** A user pattern rewritten into what the JavaScript engine understands. */
+export interface CompiledPattern {
+  /** JavaScript `RegExp` source. */
+  source: string;
+  /** JavaScript flags, `g` included (every match is wanted). */
+  flags: string;
+}
+
+/** Request flags → JavaScript flags; `x` is handled by rewriting, `g` is implied. */
+const FLAG_TABLE: Record<string, string> = { i: 'i', m: 'm', s: 's', u: 'u', x: '', g: '' };
+
+/** The flags the API accepts, for schemas and messages. */
+export const ACCEPTED_FLAGS = Object.keys(FLAG_TABLE).join('');
+
+const WHITESPACE = /\s/;
+
+/**
+ * Rewrite the Python-flavoured parts of a pattern into JavaScript syntax: `(?P<name>…)` becomes
+ * `(?<name>…)`, `(?P=name)` becomes `\k<name>`, `(?#…)` comments vanish, and in verbose mode
+ * unescaped whitespace and `#` comments outside character classes are stripped (`\ ` and `\#`
+ * stay literal). Escapes and character classes are copied untouched.
+ *
+ * @example
+ *   rewritePattern('(?P<year>\\d{4}) # year', true) // → '(?<year>\\d{4})'
+ */
+export function rewritePattern(pattern: string, verbose: boolean): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const next = pattern[i + 1];
+      if (next === undefined) return out + c; // the engine reports the dangling escape
+      // `\ ` and `\#` are Python literals; JavaScript's unicode mode rejects them as escapes.
+      out += WHITESPACE.test(next) || next === '#' ? next : c + next;
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+      out += c;
+    } else if (c === '[') {
+      inClass = true;
+      out += c;
+    } else if (verbose && WHITESPACE.test(c)) {
+      continue;
+    } else if (verbose && c === '#') {
+      while (i + 1 < pattern.length && pattern[i + 1] !== '\n') i++;
+    } else if (c === '(' && pattern.startsWith('?P<', i + 1)) {
+      out += '(?<';
+      i += 3;
+    } else if (c === '(' && (pattern.startsWith('?P=', i + 1) || pattern.startsWith('?#', i + 1))) {
+      const close = pattern.indexOf(')', i);
+      if (close < 0) return out + pattern.slice(i); // unbalanced: let the engine say so
+      if (pattern[i + 2] === 'P') out += `\\k<${pattern.slice(i + 4, close)}>`;
+      i = close;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/**
+ * Turn the request's `pattern` and `flags` into a checked JavaScript regular expression. A
+ * leading Python inline flag group such as `(?ix)` is folded into the flags. Invalid syntax
+ * (duplicate group names included) throws a 422 carrying the engine's message.
+ *
+ * @example
+ *   compilePattern('(?P<n>a)', 'gi') // → { source: '(?<n>a)', flags: 'gi' }
+ */
+export function compilePattern(pattern: string, flags: string): CompiledPattern {
+  const inline = /^\(\?([imsux]+)\)/.exec(pattern);
+  const all = new Set([...flags, ...(inline?.[1] ?? '')]);
+  for (const f of all) {
+    if (!(f in FLAG_TABLE)) throw invalidField('flags', `has unknown flag "${f}"; accepted: ${ACCEPTED_FLAGS.split('').join(', ')}`);
+  }
+  const body = inline ? pattern.slice(inline[0].length) : pattern;
+  const source = rewritePattern(body, all.has('x'));
+  const jsFlags = `g${[...all].map((f) => FLAG_TABLE[f]).join('')}`;
+  try {
+    new RegExp(source, jsFlags);
+  } catch (err) {
+    throw invalidField('pattern', `is not a valid regular expression: ${(err as Error).message}`);
+  }
+  return { source, flags: jsFlags };
+}

@@ -1,0 +1,122 @@
+import type { DateTime } from 'luxon';
+import { invalidField } from '../../errors.js';
+
+/** A moment to format: luxon carries milliseconds, `microsecond` the full sub-second part. */
+export interface StrftimeMoment {
+  dt: DateTime;
+  /** 0..999999 */
+  microsecond: number;
+}
+
+type Directive = (m: StrftimeMoment) => string;
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// English locales whose CLDR data name a zone's abbreviation (EST, CET, AEDT, IST, ...).
+const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-CA', 'en-ZA', 'en-IE', 'en-SG'];
+const abbreviations = new Map<string, string>();
+
+const pad = (n: number, width = 2, fill = '0') => String(n).padStart(width, fill);
+/** 0 = Sunday, as C's `tm_wday`. */
+const weekday = (dt: DateTime) => dt.weekday % 7;
+const hour12 = (dt: DateTime) => (dt.hour % 12 === 0 ? 12 : dt.hour % 12);
+
+function formatOffset(minutes: number, colon: boolean): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}${colon ? ':' : ''}${pad(abs % 60)}`;
+}
+
+/**
+ * The zone abbreviation as tzdata-based strftime prints it: `EST`, `CEST`, `AEDT`, `IST`, `UTC`;
+ * `+04` style when no English CLDR locale names the zone; `UTC+02:00` for a fixed offset.
+ */
+function zoneAbbreviation(dt: DateTime): string {
+  if (dt.zone.type !== 'iana') return dt.offset === 0 ? 'UTC' : `UTC${formatOffset(dt.offset, true)}`;
+  const key = `${dt.zoneName}|${dt.offset}|${dt.isInDST}`;
+  let found = abbreviations.get(key);
+  if (found === undefined) {
+    const names = ABBREVIATION_LOCALES.map((locale) =>
+      new Intl.DateTimeFormat(locale, { timeZone: dt.zoneName ?? 'UTC', timeZoneName: 'short' })
+        .formatToParts(dt.toJSDate()).find((p) => p.type === 'timeZoneName')?.value ?? '');
+    const offset = formatOffset(dt.offset, false);
+    found = names.find((n) => n !== '' && !/^(GMT|UTC)[+-−]/.test(n)) ?? (offset.endsWith('00') ? offset.slice(0, 3) : offset);
+    abbreviations.set(key, found);
+  }
+  return found;
+}
+
+/** One row per supported directive (C99/POSIX, plus `%f` and common glibc extensions). */
+const DIRECTIVES: Record<string, Directive> = {
+  a: ({ dt }) => DAYS[weekday(dt)].slice(0, 3),
+  A: ({ dt }) => DAYS[weekday(dt)],
+  b: ({ dt }) => MONTHS[dt.month - 1].slice(0, 3),
+  B: ({ dt }) => MONTHS[dt.month - 1],
+  c: (m) => strftime(m, '%a %b %e %H:%M:%S %Y'),
+  C: ({ dt }) => pad(Math.floor(dt.year / 100)),
+  d: ({ dt }) => pad(dt.day),
+  D: (m) => strftime(m, '%m/%d/%y'),
+  e: ({ dt }) => pad(dt.day, 2, ' '),
+  f: ({ microsecond }) => pad(microsecond, 6),
+  F: (m) => strftime(m, '%Y-%m-%d'),
+  G: ({ dt }) => pad(dt.weekYear, 4),
+  h: ({ dt }) => MONTHS[dt.month - 1].slice(0, 3),
+  H: ({ dt }) => pad(dt.hour),
+  I: ({ dt }) => pad(hour12(dt)),
+  j: ({ dt }) => pad(dt.ordinal, 3),
+  k: ({ dt }) => pad(dt.hour, 2, ' '),
+  l: ({ dt }) => pad(hour12(dt), 2, ' '),
+  m: ({ dt }) => pad(dt.month),
+  M: ({ dt }) => pad(dt.minute),
+  n: () => '\n',
+  p: ({ dt }) => (dt.hour < 12 ? 'AM' : 'PM'),
+  P: ({ dt }) => (dt.hour < 12 ? 'am' : 'pm'),
+  r: (m) => strftime(m, '%I:%M:%S %p'),
+  R: (m) => strftime(m, '%H:%M'),
+  s: ({ dt }) => String(Math.floor(dt.toMillis() / 1000)),
+  S: ({ dt }) => pad(dt.second),
+  t: () => '\t',
+  T: (m) => strftime(m, '%H:%M:%S'),
+  u: ({ dt }) => String(dt.weekday),
+  U: ({ dt }) => pad(Math.floor((dt.ordinal - 1 + 7 - weekday(dt)) / 7)),
+  V: ({ dt }) => pad(dt.weekNumber),
+  w: ({ dt }) => String(weekday(dt)),
+  W: ({ dt }) => pad(Math.floor((dt.ordinal - 1 + 7 - ((weekday(dt) + 6) % 7)) / 7)),
+  x: (m) => strftime(m, '%m/%d/%y'),
+  X: (m) => strftime(m, '%H:%M:%S'),
+  y: ({ dt }) => pad(dt.year % 100),
+  Y: ({ dt }) => pad(dt.year, 4),
+  z: ({ dt }) => formatOffset(dt.offset, false),
+  Z: ({ dt }) => zoneAbbreviation(dt),
+  '%': () => '%',
+};
+
+/** The directive letters `strftime` understands, for documentation. */
+export const STRFTIME_DIRECTIVES = Object.keys(DIRECTIVES);
+
+/**
+ * C `strftime` in the C locale (English names) over a luxon moment. `%-d` style (glibc) drops
+ * the padding of a numeric directive. An unknown directive throws a 422 on `output_format`.
+ *
+ * @example
+ *   strftime({ dt: DateTime.fromISO('2026-03-08T03:00:00', { zone: 'America/New_York' }), microsecond: 0 }, '%a %H:%M %Z')
+ *   // → 'Sun 03:00 EDT'
+ */
+export function strftime(moment: StrftimeMoment, format: string): string {
+  let out = '';
+  for (let i = 0; i < format.length; i++) {
+    if (format[i] !== '%') {
+      out += format[i];
+      continue;
+    }
+    const unpadded = format[i + 1] === '-';
+    const letter = format[unpadded ? i + 2 : i + 1];
+    const directive = letter === undefined ? undefined : DIRECTIVES[letter];
+    if (!directive || !Object.hasOwn(DIRECTIVES, letter)) {
+      throw invalidField('output_format', `has an unsupported directive "%${unpadded ? '-' : ''}${letter ?? ''}"`);
+    }
+    const text = directive(moment);
+    out += unpadded ? text.replace(/^[0 ](?=.)/, '').replace(/^0(?=\d)/, '') : text;
+    i += unpadded ? 2 : 1;
+  }
+  return out;
+}
