@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.js';
+
+function file(content: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'devutil-config-')), 'plans.json');
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('configuration', () => {
+  it('defaults match CONTRACT §7', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.host, '127.0.0.1');
+    assert.equal(c.dataDir, './data');
+    assert.equal(c.store, 'sqlite');
+    assert.equal(c.adminToken, null);
+    assert.equal(c.maxBodyBytes, 1048576);
+    assert.equal(c.binMaxRequests, 1000);
+    assert.equal(c.replayAllowPrivate, false);
+    assert.deepEqual(c.areas, ['webhook', 'devtools', 'auth', 'dns', 'email', 'geo']);
+    assert.deepEqual(c.publicAreas, []);
+    assert.equal(c.plans.defaultPlan, 'free');
+    assert.deepEqual(c.plans.plans.free, { name: 'free', areas: ['webhook', 'devtools', 'auth', 'dns', 'email', 'geo'], monthlyCredits: 1000, rateLimitPerMinute: 60, areaCosts: {} });
+    assert.equal(c.plans.plans.pro.monthlyCredits, 100000);
+    assert.equal(c.plans.plans.pro.rateLimitPerMinute, 600);
+    assert.equal(c.plans.plans.unlimited.monthlyCredits, null);
+    assert.ok(Object.isFrozen(c) && Object.isFrozen(c.plans.plans.free));
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9000', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6380',
+      ADMIN_TOKEN: 'a-long-admin-token', PUBLIC_BASE_URL: 'https://hooks.example.com/', TRUST_PROXY: 'true',
+      AREAS: 'webhook,dns', PUBLIC_AREAS: 'devtools', MAX_BODY_BYTES: '2048', BIN_MAX_REQUESTS: '5',
+      REPLAY_ALLOW_PRIVATE: 'true', REPLAY_ALLOW_HOSTS: 'Localhost:8080,127.0.0.1', DNS_SERVERS: '127.0.0.1:5353,[::1]:53',
+      LOG_LEVEL: 'WARN', SQLITE_SYNCHRONOUS: 'full',
+    });
+    assert.equal(c.port, 9000);
+    assert.equal(c.store, 'redis');
+    assert.equal(c.publicBaseUrl, 'https://hooks.example.com');
+    assert.equal(c.trustProxy, true);
+    assert.deepEqual(c.areas, ['webhook', 'dns']);
+    assert.deepEqual(c.replayAllowHosts, ['localhost:8080', '127.0.0.1']);
+    assert.deepEqual(c.dnsServers, ['127.0.0.1:5353', '[::1]:53']);
+    assert.equal(c.logLevel, 'warn');
+    assert.equal(c.sqliteSynchronous, 'FULL');
+  });
+
+  const invalid: [Record<string, string>, string][] = [
+    [{ PORT: 'abc' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ STORE: 'mongo' }, 'STORE'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'], [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
+    [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'], [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ AREAS: 'webhook,images' }, 'AREAS'], [{ PUBLIC_AREAS: 'admin' }, 'PUBLIC_AREAS'],
+    [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES'], [{ BIN_MAX_REQUESTS: '0' }, 'BIN_MAX_REQUESTS'],
+    [{ REPLAY_ALLOW_PRIVATE: 'perhaps' }, 'REPLAY_ALLOW_PRIVATE'], [{ REPLAY_ALLOW_HOSTS: 'a b' }, 'REPLAY_ALLOW_HOSTS'],
+    [{ DNS_SERVERS: 'dns.google' }, 'DNS_SERVERS'], [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'], [{ PLANS_FILE: '/nonexistent/plans.json' }, 'PLANS_FILE'],
+  ];
+  for (const [env, variable] of invalid) {
+    it(`an invalid ${variable} (${JSON.stringify(Object.values(env)[0])}) is refused naming the variable`, () => {
+      assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.includes(variable));
+    });
+  }
+
+  it('PLANS_FILE that is not JSON or names an unknown area is refused with a clear message', () => {
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{plans:') }), /PLANS_FILE is not valid JSON/);
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":{"areas":["images"]}}}') }), /PLANS_FILE is invalid: plan "x": unknown area "images"/);
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"default_plan":"gold"}') }), /default_plan/);
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":{"monthly_credits":-5}}}') }), /monthly_credits/);
+  });
+
+  it('PLANS_FILE adds and replaces plans over the built-in ones', () => {
+    const c = loadConfig({ PLANS_FILE: file(JSON.stringify({ default_plan: 'team', plans: { team: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: 5, area_costs: { webhook: 1 } }, free: { monthly_credits: 5 } } })) });
+    assert.equal(c.plans.defaultPlan, 'team');
+    assert.deepEqual(c.plans.plans.team, { name: 'team', areas: ['webhook'], monthlyCredits: 10, rateLimitPerMinute: 5, areaCosts: { webhook: 1 } });
+    assert.equal(c.plans.plans.free.monthlyCredits, 5);
+    assert.equal(c.plans.plans.pro.monthlyCredits, 100000);
+  });
+
+  it('the service refuses to start on an invalid value, naming it', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+      env: { ...process.env, PORT: 'eighty', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-')) },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /Invalid configuration: PORT must be a whole number/);
+  });
+
+  it('.env.example lists every variable', () => {
+    const example = readFileSync('.env.example', 'utf8');
+    for (const name of CONFIG_VARIABLES) assert.match(example, new RegExp(`^#? ?${name}=`, 'm'), name);
+  });
+});
