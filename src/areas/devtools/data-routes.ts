@@ -1,7 +1,58 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { runArrayOps, type ArrayOperation, type ArrayOpsOptions } from './array-ops.js';
+import { ARRAY_OPS_DESCRIPTION, arrayOpsBody, arrayOpsResponse } from './array-ops-schemas.js';
+import { listFieldTypes } from './mock-data/field-types.js';
+import { generateMockData, type MockField } from './mock-data/generate.js';
+import { MOCK_LOCALES } from './mock-data/locales.js';
+import type { OutputFormat } from './mock-data/render.js';
+import { MOCK_DATA_DESCRIPTION, mockDataBody, mockDataResponse, mockTypesResponse } from './mock-data/schemas.js';
 
+interface MockDataBody {
+  fields: MockField[];
+  rows: number;
+  output_format: OutputFormat;
+  locale: string;
+  seed?: number;
+  table_name: string;
+}
+
+interface ArrayOpsBody {
+  operation: ArrayOperation;
+  arrays: unknown[][];
+  options?: ArrayOpsOptions;
+}
+
+/** mock-data (+ its type list) and array-ops (spec §4.3 rules 1 and 7, CONTRACT §3.1, §3.8). */
 export default async function dataRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
   void ctx;
+  const types = listFieldTypes();
+
+  app.post<{ Body: MockDataBody }>('/v1/mock-data', {
+    config: { area: 'devtools' },
+    schema: { summary: 'Generate mock data rows', description: MOCK_DATA_DESCRIPTION, body: mockDataBody, response: { 200: mockDataResponse } },
+  }, async (request) => {
+    const body = request.body;
+    const out = generateMockData({
+      fields: body.fields,
+      rows: body.rows,
+      outputFormat: body.output_format,
+      locale: body.locale,
+      seed: body.seed,
+      tableName: body.table_name,
+    });
+    return out.outputFormat === 'json'
+      ? { data: out.data, rows: out.rows, fields: out.fields }
+      : { data: out.data, rows: out.rows, fields: out.fields, output_format: out.outputFormat };
+  });
+
+  app.get('/v1/mock-data/types', {
+    config: { area: 'devtools', free: true },
+    schema: { summary: 'List mock-data field types, their options and the locales', response: { 200: mockTypesResponse } },
+  }, async () => ({ count: types.length, types, locales: MOCK_LOCALES }));
+
+  app.post<{ Body: ArrayOpsBody }>('/v1/array-ops', {
+    config: { area: 'devtools' },
+    schema: { summary: 'Sort, deduplicate, intersect, diff, union, chunk, flatten, compact, reverse or sample arrays', description: ARRAY_OPS_DESCRIPTION, body: arrayOpsBody, response: { 200: arrayOpsResponse } },
+  }, async (request) => runArrayOps(request.body.operation, request.body.arrays, request.body.options ?? {}));
 }

@@ -1,0 +1,71 @@
+import type { Faker } from '@faker-js/faker';
+
+/** JSON Schema of one option (a plain object, as ajv and OpenAPI read it). */
+export type OptionSchema = Record<string, unknown>;
+
+/** Validated options of one field, defaults applied. */
+export type FieldOptions = Record<string, unknown>;
+
+/** Produces the value of one field for row `row` (0-based). */
+export type ValueGenerator = (row: number) => unknown;
+
+/**
+ * One mock-data field type: a row of the type table. `create` receives the validated options and
+ * the request's seeded Faker and returns the generator; it throws {@link OptionError} for
+ * option combinations a schema cannot express (min > max, a bad regex).
+ */
+export interface FieldType {
+  name: string;
+  description: string;
+  /** Option name → JSON Schema (with `default` where one applies). */
+  options?: Record<string, OptionSchema>;
+  required?: string[];
+  create(faker: Faker, options: FieldOptions): ValueGenerator;
+}
+
+/** A bad option value, reported as `fields[i].options.<option>`. */
+export class OptionError extends Error {
+  constructor(readonly option: string, message: string) {
+    super(message);
+    this.name = 'OptionError';
+  }
+}
+
+/**
+ * Build a type row whose value does not depend on options (most faker methods).
+ *
+ * @example
+ *   simpleType('city', 'City name in the locale', (f) => f.location.city())
+ */
+export function simpleType(name: string, description: string, generate: (faker: Faker) => unknown): FieldType {
+  return { name, description, create: (faker) => () => generate(faker) };
+}
+
+/** Throw an {@link OptionError} on `max` when `min > max`. */
+export function checkRange(min: number, max: number, names = ['min', 'max']): void {
+  if (min > max) throw new OptionError(names[1], `must be greater than or equal to ${names[0]} (${min})`);
+}
+
+export const intOption = (description: string, def?: number): OptionSchema => ({
+  type: 'integer',
+  minimum: -1e12,
+  maximum: 1e12,
+  description,
+  ...(def === undefined ? {} : { default: def }),
+});
+
+export const numberOption = (description: string, def?: number): OptionSchema => ({
+  type: 'number',
+  minimum: -1e12,
+  maximum: 1e12,
+  description,
+  ...(def === undefined ? {} : { default: def }),
+});
+
+export const decimalsOption = (def: number): OptionSchema => ({
+  type: 'integer',
+  minimum: 0,
+  maximum: 10,
+  default: def,
+  description: `Fraction digits (0..10, default ${def}).`,
+});

@@ -1,0 +1,107 @@
+import { MAX_REGEX_OUTPUT } from './regex-field.js';
+import { FIELD_TYPE_NAMES } from './field-types.js';
+import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './generate.js';
+import { MOCK_LOCALES } from './locales.js';
+
+/** Route description: every decision CONTRACT §3.1 leaves open. */
+export const MOCK_DATA_DESCRIPTION = [
+  `Generates 1..1000 rows of fake data with @faker-js/faker 10.6.0 (pinned). ${FIELD_TYPE_NAMES.length} field types; `,
+  'GET /v1/mock-data/types lists each with its options (JSON Schema with defaults). Every type also takes ',
+  '`nullable` (boolean) and `null_ratio` (0..1, default 0.1).\n\n',
+  '**Fields**: 1..50 fields; `name` is 1..64 characters and unique (case-sensitive); any characters are allowed. ',
+  'Unknown type, unknown or out-of-range option, `min` > `max`, `from` after `to` → 422.\n\n',
+  `**Seed**: the same \`seed\` and request give byte-identical output across processes and restarts: a fresh Faker per call, `,
+  `reference date fixed at ${REFERENCE_DATE} (used by \`ulid\`), all 53 bits of the seed used. Without a seed the output is random. `,
+  'Date ranges default to 2016-01-01 .. 2026-01-01 (UTC) whatever the current date.\n\n',
+  `**Locale**: \`ll_CC\` (or \`ll-CC\`), default en_US; supported: ${MOCK_LOCALES.join(', ')}. Values the locale lacks fall back to English.\n\n`,
+  '**Output**: `json` → `data` is an array of row objects (keys in field order). `csv`, `sql`, `xml` → `data` is text and ',
+  '`output_format` is echoed. CSV: RFC 4180, header line, every line ends in CRLF, fields holding `"` `,` CR or LF are quoted ',
+  'with quotes doubled, null is an empty field. SQL: one `INSERT INTO "table" ("col", ...) VALUES (...);` line per row, identifiers ',
+  "in double quotes (doubled inside), strings in single quotes (doubled inside; standard SQL, backslashes are not escapes), ",
+  'numbers bare, booleans TRUE/FALSE, NULL. `table_name` (default mock_data, 1..128 characters) is one identifier. XML: ',
+  '`<rows><row><name>value</name>…</row></rows>` with & < > " \' and CR escaped; a null value is `<name null="true"/>`; a field ',
+  'name that is not a valid XML name (or starts with "xml") is written `<field name="the name">value</field>`; characters XML 1.0 ',
+  'forbids (control characters, lone surrogates) become U+FFFD. Objects and arrays (from enum/constant) appear as JSON text.\n\n',
+  `**regex**: repetition is capped (min + max_repeat, default 10), output limited to ${MAX_REGEX_OUTPUT} characters (so a{1000000} → 422), `,
+  `lookarounds refused. Total generated text is limited to ${MAX_OUTPUT_CHARS} characters (422 beyond).`,
+].join('');
+
+export const mockDataBody = {
+  type: 'object',
+  required: ['fields'],
+  additionalProperties: false,
+  properties: {
+    fields: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['name', 'type'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 64 },
+          type: { type: 'string', enum: FIELD_TYPE_NAMES },
+          options: { type: 'object', description: 'Options of the type (see GET /v1/mock-data/types).' },
+        },
+      },
+    },
+    rows: { type: 'integer', minimum: 1, maximum: 1000, default: 10, description: '1..1000, default 10.' },
+    output_format: { type: 'string', enum: ['json', 'csv', 'sql', 'xml'], default: 'json' },
+    locale: { type: 'string', default: 'en_US', maxLength: 16, description: 'll_CC locale, default en_US.' },
+    seed: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991, description: 'Same seed, same output.' },
+    table_name: { type: 'string', minLength: 1, maxLength: 128, default: 'mock_data', description: 'SQL table name.' },
+  },
+  examples: [
+    {
+      fields: [
+        { name: 'id', type: 'sequence' },
+        { name: 'name', type: 'name' },
+        { name: 'price', type: 'price', options: { min: 5, max: 50 } },
+        { name: 'sku', type: 'regex', options: { pattern: '[A-Z]{3}-\\d{4}' } },
+        { name: 'email', type: 'email', options: { nullable: true, null_ratio: 0.2 } },
+      ],
+      rows: 3,
+      output_format: 'json',
+      locale: 'en_US',
+      seed: 42,
+    },
+  ],
+} as const;
+
+export const mockDataResponse = {
+  type: 'object',
+  required: ['data', 'rows', 'fields'],
+  properties: {
+    data: { description: 'Array of row objects (json), or the rendered text (csv, sql, xml).' },
+    rows: { type: 'integer' },
+    fields: { type: 'integer', description: 'Number of fields.' },
+    output_format: { type: 'string', enum: ['csv', 'sql', 'xml'], description: 'Present for csv, sql and xml.' },
+  },
+  examples: [
+    { data: [{ id: 1, name: 'Ada Lovelace', price: 12.5, sku: 'QKD-0381', email: null }], rows: 1, fields: 5 },
+    { data: 'id,name\r\n1,Ada Lovelace\r\n', rows: 1, fields: 2, output_format: 'csv' },
+  ],
+} as const;
+
+export const mockTypesResponse = {
+  type: 'object',
+  required: ['count', 'types', 'locales'],
+  properties: {
+    count: { type: 'integer' },
+    types: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'description', 'options'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          options: { type: 'object', additionalProperties: true, description: 'JSON Schema of `options`.' },
+        },
+      },
+    },
+    locales: { type: 'array', items: { type: 'string' } },
+  },
+  examples: [{ count: 1, types: [{ name: 'uuid', description: 'Random UUID version 4.', options: { type: 'object' } }], locales: ['en_US'] }],
+} as const;

@@ -1,0 +1,40 @@
+import { type FieldType, intOption, simpleType } from './field-type.js';
+
+/** Identifiers, people and the internet. */
+export const PERSON_TYPES: FieldType[] = [
+  {
+    name: 'sequence',
+    description: 'start + row × step (row counts from 0): 1, 2, 3, ... by default.',
+    options: { start: intOption('First value (default 1).', 1), step: intOption('Increment (default 1).', 1) },
+    create: (_f, o) => (row) => (o.start as number) + row * (o.step as number),
+  },
+  simpleType('uuid', 'Random UUID version 4.', (f) => f.string.uuid()),
+  simpleType('ulid', 'ULID (its time part comes from the fixed reference date 2026-01-01T00:00:00Z).', (f) => f.string.ulid()),
+  simpleType('nanoid', '21-character URL-safe nanoid.', (f) => f.string.nanoid()),
+  simpleType('name', 'Full person name in the locale.', (f) => f.person.fullName()),
+  simpleType('first_name', 'Given name.', (f) => f.person.firstName()),
+  simpleType('last_name', 'Family name.', (f) => f.person.lastName()),
+  simpleType('prefix', 'Name prefix such as "Dr." or "Mrs.".', (f) => f.person.prefix()),
+  simpleType('sex', '"female" or "male".', (f) => f.person.sex()),
+  simpleType('job_title', 'Job title.', (f) => f.person.jobTitle()),
+  simpleType('username', 'User name.', (f) => f.internet.username()),
+  simpleType('email', 'E-mail address.', (f) => f.internet.email()),
+  simpleType('phone', 'Phone number in a format of the locale.', (f) => f.phone.number()),
+  {
+    name: 'password',
+    description: 'Random password of letters and digits.',
+    options: { length: { type: 'integer', minimum: 4, maximum: 128, default: 16, description: 'Length (4..128, default 16).' } },
+    create: (f, o) => () => f.internet.password({ length: o.length as number }),
+  },
+  simpleType('url', 'http(s) URL.', (f) => f.internet.url()),
+  simpleType('domain', 'Domain name.', (f) => f.internet.domainName()),
+  simpleType('ipv4', 'IPv4 address.', (f) => f.internet.ipv4()),
+  simpleType('ipv6', 'IPv6 address (8 groups).', (f) => f.internet.ipv6()),
+  simpleType('mac_address', 'MAC address, colon-separated.', (f) => f.internet.mac()),
+  simpleType('user_agent', 'Browser User-Agent string.', (f) => f.internet.userAgent()),
+  simpleType('http_method', 'HTTP method.', (f) => f.internet.httpMethod()),
+  simpleType('http_status_code', 'HTTP status code (integer).', (f) => f.internet.httpStatusCode()),
+  simpleType('port', 'TCP port number (integer 0..65535).', (f) => f.internet.port()),
+  simpleType('emoji', 'One emoji.', (f) => f.internet.emoji()),
+  simpleType('avatar_url', 'URL of an avatar image.', (f) => f.image.avatar()),
+];
