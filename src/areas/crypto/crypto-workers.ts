@@ -1,0 +1,84 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { WORKER_TASKS, WorkerReply, WorkerRequest, WorkerTaskName } from './crypto-worker-tasks.js';
+
+// Built, the entry is the .js next to this file. Under tsx (tests, `npm run dev`) worker threads do
+// not inherit its loader, so a tiny bootstrap registers it before importing the TypeScript entry.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(`./crypto-worker-tasks${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
+function bootstrapUrl(): URL {
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const code = `import { register } from ${tsx}; register(); await import(${JSON.stringify(ENTRY.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+const pool: PoolWorker[] = [];
+let nextId = 1;
+
+function startWorker(): PoolWorker {
+  const worker = FROM_SOURCE ? new Worker(bootstrapUrl()) : new Worker(ENTRY);
+  const entry: PoolWorker = { worker, pending: new Map() };
+  worker.unref();
+  worker.on('message', (reply: WorkerReply) => {
+    const waiting = entry.pending.get(reply.id);
+    entry.pending.delete(reply.id);
+    if (entry.pending.size === 0) worker.unref();
+    if (!waiting) return;
+    if (reply.ok) waiting.resolve(reply.value);
+    else waiting.reject(new Error(reply.message));
+  });
+  const fail = (err: Error) => {
+    pool.splice(pool.indexOf(entry), 1);
+    for (const waiting of entry.pending.values()) waiting.reject(err);
+    entry.pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => {
+    if (pool.includes(entry)) fail(new Error(`crypto worker exited with code ${code}`));
+  });
+  return entry;
+}
+
+// Least busy worker, starting another while the pool is below its size.
+function pickWorker(): PoolWorker {
+  const idle = pool.find((w) => w.pending.size === 0);
+  if (idle) return idle;
+  if (pool.length < POOL_SIZE) {
+    const started = startWorker();
+    pool.push(started);
+    return started;
+  }
+  return pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+}
+
+/**
+ * Run a CPU-bound task from {@link WORKER_TASKS} on a small pool of worker threads, started on
+ * first use.
+ *
+ * @example
+ *   const strength = await runInWorker('password-strength', 'hunter2', []);
+ */
+export function runInWorker<T extends WorkerTaskName>(
+  task: T,
+  ...args: Parameters<(typeof WORKER_TASKS)[T]>
+): Promise<ReturnType<(typeof WORKER_TASKS)[T]>> {
+  const target = pickWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    target.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    // Referenced only while it has work, so an idle pool never keeps the process alive.
+    target.worker.ref();
+    target.worker.postMessage({ id, task, args } satisfies WorkerRequest);
+  });
+}
