@@ -78,7 +78,7 @@ function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
     if (area !== 'account') codes.push('forbidden', 'credits_exhausted');
   }
   const schema = route.schema ?? {};
-  if (schema.body) codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_error');
+  if (schema.body) codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_error');
   if (schema.querystring || schema.params) codes.push('validation_error');
   return codes;
 }

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ERROR_CATALOGUE } from '../../src/errors.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+type Operation = { responses?: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }>; requestBody?: unknown; summary?: string; description?: string };
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  before(async () => {
+    t = await buildTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(res.statusCode, 200);
+    doc = res.json();
+  });
+  after(() => t.close());
+
+  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+
+  it('is OpenAPI 3.1 and needs no key', () => {
+    assert.equal(doc.openapi, '3.1.0');
+  });
+
+  it('documents every route of the app', () => {
+    const documented = new Set(operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`));
+    // OpenAPI can express only these methods; routes that take any method (catch, mock) document
+    // those and say "any method" in their description. A `/*` sub-path route shares its base path's entry.
+    const expressible = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH']);
+    for (const { method, url } of t.app.routeTable) {
+      if (!expressible.has(method) || url === '/openapi.json' || url.startsWith('/docs')) continue;
+      const openapiPath = url.replace(/\/\*$/, '').replace(/:([A-Za-z_]+)/g, '{$1}');
+      assert.ok(documented.has(`${method} ${openapiPath}`), `${method} ${url} is missing from /openapi.json`);
+    }
+  });
+
+  it('documents every error code of the catalogue', () => {
+    const codes = new Set<string>();
+    for (const { op } of operations()) {
+      for (const response of Object.values(op.responses ?? {})) {
+        for (const media of Object.values(response.content ?? {})) for (const c of media.schema?.properties?.code?.enum ?? []) codes.add(c);
+      }
+    }
+    const missing = Object.keys(ERROR_CATALOGUE).filter((c) => !codes.has(c));
+    assert.deepEqual(missing, [], `undocumented error codes: ${missing.join(', ')}`);
+  });
+
+  it('every operation has a summary and a success response', () => {
+    for (const { path, method, op } of operations()) {
+      assert.ok(op.summary || op.description, `${method} ${path} has no summary`);
+      assert.ok(Object.keys(op.responses ?? {}).some((s) => /^2/.test(s)), `${method} ${path} documents no 2xx response`);
+    }
+  });
+
+  it('/docs serves the browsable reference from installed files', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /swagger-ui/i);
+    assert.ok(!/https?:\/\/(cdn|unpkg|cdnjs)/.test(res.body), 'no CDN');
+  });
+});
