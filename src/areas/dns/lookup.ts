@@ -1,0 +1,49 @@
+import { performance } from 'node:perf_hooks';
+import { invalidField } from '../../errors.js';
+import { COMMON_DKIM_SELECTORS } from './dkim.js';
+import { withDeadline, type DnsClient } from './dns-client.js';
+import { normalizeDomain, normalizeSelector } from './domain-name.js';
+import { RECORD_TYPES, type LookupType } from './record-types.js';
+
+export interface LookupInput {
+  domain: string;
+  /** Any case; see {@link RECORD_TYPES}. */
+  type: string;
+  /** DKIM only; without it {@link COMMON_DKIM_SELECTORS} are tried. */
+  selector?: string;
+}
+
+export interface LookupResult {
+  /** The name as queried: lower case, punycode, no final dot (an IP stays as given for PTR). */
+  domain: string;
+  type: LookupType;
+  records: object[];
+  elapsedMs: number;
+}
+
+/** The overall time a lookup may take (CONTRACT §6: 504 after 5 s). */
+export const LOOKUP_TIMEOUT_MS = 5000;
+
+const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
+
+/**
+ * Look up one record type of a domain (mail checks included) through the given client.
+ * NXDOMAIN and NODATA give `records: []`; upstream failures throw 502 `upstream_error`, a lookup
+ * slower than `timeoutMs` 504 `upstream_timeout`; bad names and types 422.
+ *
+ * @example
+ *   await lookupDns({ domain: 'example.com', type: 'mx' }, client);
+ *   // { domain: 'example.com', type: 'MX', records: [{ exchange: 'mx.example.com', priority: 10 }], elapsedMs: 3.1 }
+ */
+export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<LookupResult> {
+  const started = performance.now();
+  const type = input.type.toUpperCase() as LookupType;
+  if (!Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
+  const row = RECORD_TYPES[type];
+  const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
+  const selectors = input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
+  const names = row.names?.(domain, selectors) ?? [{ name: domain }];
+  const answers = await withDeadline(Promise.all(names.map((at) => client.query(row.query, at.name))), timeoutMs);
+  const records = names.flatMap((at, i) => row.read(answers[i]!, at));
+  return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
+}

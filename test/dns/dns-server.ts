@@ -1,0 +1,108 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { createServer, type Server, type Socket as TcpSocket } from 'node:net';
+import * as packet from 'dns-packet';
+
+/** One resource record of the test zone, in dns-packet's answer form (name added by the server). */
+export interface ZoneRecord {
+  type: string;
+  ttl?: number;
+  data: unknown;
+}
+
+/** Names answered with a failure rcode instead of data. */
+export type FailingNames = Record<string, 'SERVFAIL' | 'REFUSED'>;
+
+export interface TestDnsServer {
+  /** `127.0.0.1:<port>`, for DNS_SERVERS. */
+  address: string;
+  /** Every question received, with its transport. */
+  queries: { transport: 'udp' | 'tcp'; name: string; type: string }[];
+  close(): Promise<void>;
+}
+
+const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
+
+/**
+ * A real authoritative DNS server on 127.0.0.1 (UDP and TCP on the same ephemeral port) serving
+ * `zone`. UDP answers larger than the client's limit (512, or its EDNS size) are sent truncated
+ * (TC bit, no answers) so the client must retry over TCP. `silent: true` never answers at all.
+ *
+ * @example
+ *   const dns = await startDnsServer({ 'example.test': [{ type: 'A', data: '192.0.2.1' }] });
+ *   buildTestApp({ env: { DNS_SERVERS: dns.address } });
+ */
+export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options: { failing?: FailingNames; silent?: boolean } = {}): Promise<TestDnsServer> {
+  const queries: TestDnsServer['queries'] = [];
+  const records = new Map(Object.entries(zone).map(([name, rrs]) => [name.toLowerCase(), rrs]));
+
+  function answer(query: packet.Packet, transport: 'udp' | 'tcp'): Buffer {
+    const question = query.questions![0]!;
+    const name = question.name.toLowerCase();
+    queries.push({ transport, name, type: question.type });
+    const failure = options.failing?.[name];
+    const own = records.get(name);
+    const rcode = failure ? RCODES[failure] : own ? RCODES.NOERROR : RCODES.NXDOMAIN;
+    const answers = own && !failure ? selectAnswers(name, question.type) : [];
+    const response = (truncated: boolean) => packet.encode({
+      type: 'response', id: query.id, questions: [question],
+      flags: packet.AUTHORITATIVE_ANSWER | packet.RECURSION_DESIRED | (truncated ? packet.TRUNCATED_RESPONSE : 0) | rcode,
+      answers: truncated ? [] : answers as packet.Answer[],
+    });
+    const full = response(false);
+    const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
+    const limit = Math.max(512, opt?.udpPayloadSize ?? 512);
+    return transport === 'udp' && full.length > limit ? response(true) : full;
+  }
+
+  function selectAnswers(name: string, type: string): object[] {
+    const rrs = records.get(name) ?? [];
+    const direct = rrs.filter((r) => r.type === type).map((r) => ({ name, ttl: 300, ...r }));
+    const cname = rrs.find((r) => r.type === 'CNAME');
+    if (direct.length > 0 || !cname || type === 'CNAME') return direct;
+    return [{ name, ttl: 300, ...cname }, ...selectAnswers(String(cname.data).toLowerCase(), type)];
+  }
+
+  const udp: Socket = createSocket('udp4');
+  udp.on('message', (msg, peer) => {
+    if (options.silent) return;
+    udp.send(answer(packet.decode(msg), 'udp'), peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+  const port = udp.address().port;
+
+  const sockets = new Set<TcpSocket>();
+  const tcp: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 2 && buffered.length >= 2 + buffered.readUInt16BE(0)) {
+        const length = buffered.readUInt16BE(0);
+        const query = packet.decode(buffered.subarray(2, 2 + length));
+        buffered = buffered.subarray(2 + length);
+        if (options.silent) continue;
+        const reply = answer(query, 'tcp');
+        const framed = Buffer.alloc(2 + reply.length);
+        framed.writeUInt16BE(reply.length, 0);
+        reply.copy(framed, 2);
+        socket.write(framed);
+      }
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(port, '127.0.0.1', resolve);
+  });
+
+  return {
+    address: `127.0.0.1:${port}`,
+    queries,
+    async close() {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    },
+  };
+}

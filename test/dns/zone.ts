@@ -1,0 +1,23 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { ZoneRecord } from './dns-server.js';
+
+/** The static test zone (fixtures/zone.json) plus records made at run time: real DKIM keys and a large answer. */
+export function buildZone(): Record<string, ZoneRecord[]> {
+  const zone = JSON.parse(readFileSync(new URL('./fixtures/zone.json', import.meta.url), 'utf8')) as Record<string, ZoneRecord[]>;
+  const dkim = (bits: number) => {
+    const der = generateKeyPairSync('rsa', { modulusLength: bits }).publicKey.export({ type: 'spki', format: 'der' });
+    // Real DKIM keys exceed 255 bytes, so they are published as several character-strings.
+    return ['v=DKIM1; k=rsa; ', ...(`p=${der.toString('base64')}`.match(/.{1,200}/g) ?? [])];
+  };
+  zone['google._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
+  zone['2024a._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024) }];
+  zone['weak._domainkey.example.test'] = [{ type: 'TXT', data: dkim(512) }];
+  zone['ed._domainkey.example.test'] = [{ type: 'TXT', data: `v=DKIM1; k=ed25519; p=${randomBytes(32).toString('base64')}` }];
+  zone['selector1._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
+  zone['big.example.test'] = Array.from({ length: 120 }, (_, i) => ({ type: 'A', ttl: 60, data: `198.51.100.${i + 1}` }));
+  return zone;
+}
+
+/** Names the test server answers with a failure. */
+export const FAILING = { 'servfail.example.test': 'SERVFAIL', 'refused.example.test': 'REFUSED' } as const;
