@@ -1,0 +1,127 @@
+import { TreeInterpreter } from '@jmespath-community/jmespath';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Node = { type: string; name?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
+interface Runtime {
+  _interpreter: unknown;
+  _functionTable: Record<string, { _func: (this: Runtime, args: unknown[]) => unknown; _signature: unknown[] }>;
+  createKeyFunction(node: unknown, types: number[]): (x: unknown) => unknown;
+}
+interface Scope {
+  inner?: Scope;
+  data?: Record<string, Json>;
+  withScope(data: Record<string, Json>): Scope;
+}
+interface BaseInterpreter {
+  runtime: Runtime;
+  _rootValue: Json;
+  _scope: Scope;
+  visit(node: Node, value: unknown): unknown;
+  search(node: Node, value: Json): Json;
+}
+
+/** Longest string `pad_left`/`pad_right` may build (a bound on memory, documented on the route). */
+export const MAX_PAD_WIDTH = 100_000;
+const TYPE_STRING = 2;
+
+const BaseClass = (TreeInterpreter as unknown as { constructor: new () => BaseInterpreter }).constructor;
+
+/** Define a property as own data, so keys such as `__proto__` stay ordinary keys. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Largest/smallest element without spreading (a spread of 100k+ arguments overflows the stack). */
+function pickExtreme(list: Array<number | string>, better: (a: number | string, b: number | string) => boolean) {
+  if (list.length === 0) return null;
+  let best = list[0]!;
+  for (const item of list) if (better(item, best)) best = item;
+  return best;
+}
+
+/**
+ * Function-table rows replacing library functions that use `obj[key] = …` with user keys,
+ * spread huge arrays into arguments, or can allocate without bound. Called with `this` = the
+ * calling runtime, so expression references see the current `let` scope.
+ */
+const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown> = {
+  merge(args) {
+    const merged: Record<string, unknown> = {};
+    for (const obj of args as Array<Record<string, unknown>>) for (const key of Object.keys(obj)) setOwn(merged, key, obj[key]);
+    return merged;
+  },
+  group_by(args) {
+    const [list, expref] = args as [unknown[], unknown];
+    const keyOf = this.createKeyFunction(expref, [TYPE_STRING]);
+    const groups: Record<string, unknown[]> = {};
+    for (const item of list) {
+      const key = keyOf(item ?? {}) as string;
+      if (Object.hasOwn(groups, key)) groups[key]!.push(item);
+      else setOwn(groups, key, [item]);
+    }
+    return groups;
+  },
+  max: ([list]) => pickExtreme(list as Array<number | string>, (a, b) => a > b),
+  min: ([list]) => pickExtreme(list as Array<number | string>, (a, b) => a < b),
+};
+
+function boundPad(original: (this: Runtime, args: unknown[]) => unknown) {
+  return function (this: Runtime, args: unknown[]) {
+    if (typeof args[1] === 'number' && args[1] > MAX_PAD_WIDTH) throw new Error(`Invalid value: pad width must be at most ${MAX_PAD_WIDTH}`);
+    return original.call(this, args);
+  };
+}
+
+/**
+ * The community library's interpreter with its prototype hazards removed: a field lookup reads
+ * only own properties (`constructor` on `{}` is null, not `Object`), multi-select hashes and
+ * merged objects define user keys instead of assigning them (`{__proto__: a}` is a key), and
+ * variables resolve through the whole `let` scope chain even when bound to a falsy value.
+ *
+ * @example
+ *   new SafeInterpreter().search(compile('a.constructor'), { a: {} }) // → null
+ */
+export class SafeInterpreter extends BaseClass {
+  constructor() {
+    super();
+    const table = this.runtime._functionTable;
+    for (const [name, fn] of Object.entries(SAFE_FUNCTIONS)) table[name] = { ...table[name]!, _func: fn };
+    for (const name of ['pad_left', 'pad_right']) table[name] = { ...table[name]!, _func: boundPad(table[name]!._func) };
+  }
+
+  withScope(scope: Record<string, Json>): SafeInterpreter {
+    const inner = new SafeInterpreter();
+    inner.runtime._functionTable = this.runtime._functionTable;
+    inner._rootValue = this._rootValue;
+    inner._scope = this._scope.withScope(scope);
+    return inner;
+  }
+
+  override visit(node: Node, value: unknown): unknown {
+    switch (node.type) {
+      case 'Field': {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+        const obj = value as Record<string, unknown>;
+        return Object.hasOwn(obj, node.name!) ? (obj[node.name!] ?? null) : null;
+      }
+      case 'MultiSelectHash': {
+        const collected: Record<string, unknown> = {};
+        for (const child of node.children!) setOwn(collected, child.name, this.visit(child.value, value));
+        return collected;
+      }
+      case 'Variable': {
+        for (let scope: Scope | undefined = this._scope; scope; scope = scope.inner) {
+          if (scope.data && Object.hasOwn(scope.data, node.name!)) return scope.data[node.name!];
+        }
+        throw new Error(`Error referencing undefined variable ${node.name}`);
+      }
+      default:
+        return super.visit(node, value);
+    }
+  }
+}
+
+/** Names of every function the interpreter knows (an expression naming another one is refused). */
+export function listFunctionNames(interpreter: SafeInterpreter): Set<string> {
+  return new Set(Object.keys(interpreter.runtime._functionTable));
+}

@@ -1,0 +1,49 @@
+import { errorResponses } from '../../http/schemas.js';
+import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_NODES } from './jmespath.js';
+
+/** Longest expression accepted (characters). */
+export const MAX_EXPRESSION_LENGTH = 10_000;
+
+export const jsonTransformSchema = {
+  summary: 'Query and reshape JSON with JMESPath',
+  description: [
+    'Evaluates a JMESPath expression against `data`: the full official specification (every case of the official',
+    'compliance suite passes) plus the JMESPath Community extensions: `let $x = … in …`, arithmetic (`+ - * / % //`),',
+    'the ternary `a ? b : c`, the root node `$`, `group_by`, and the string functions (`find_first`, `find_last`,',
+    '`lower`, `upper`, `pad_left`, `pad_right`, `replace`, `split`, `trim*`), `items`, `from_items`, `zip`.',
+    'Raw string literals follow the official JEP 12 (only `\\\'` is an escape: `\'\\\\\'` is two backslashes).',
+    '`legacy_literals: true` accepts non-JSON backtick literals (`` `foo` `` is the string "foo") as early JMESPath did.',
+    'An invalid expression, or a runtime type/arity/value error, answers 400 `invalid_expression` with `error`',
+    '(the message, with `(at position N)`, a 0-based character offset, for syntax and lexer errors), `error_type`',
+    '(`syntax`, `lexer`, `unknown_function`, `invalid_type`, `invalid_arity`, `invalid_value`, and',
+    '`undefined_variable` for a `$name` no `let` binds), `expression` and `position` (syntax/lexer errors only).',
+    'Object keys such as `__proto__` or `constructor` are ordinary keys. Limits: expression up to',
+    `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values once expanded (else 422);`,
+    `pad widths up to ${MAX_PAD_WIDTH}; an expression or data nesting too deeply to evaluate is a 422.`,
+    `The last ${COMPILE_CACHE_SIZE} distinct expressions are kept compiled.`,
+  ].join(' '),
+  tags: ['devtools'],
+  body: {
+    type: 'object',
+    required: ['data', 'expression'],
+    additionalProperties: false,
+    properties: {
+      data: { description: 'Any JSON value to query.' },
+      expression: { type: 'string', minLength: 1, maxLength: MAX_EXPRESSION_LENGTH, description: 'JMESPath expression.' },
+      legacy_literals: { type: 'boolean', default: false, description: 'Accept non-JSON backtick literals as strings.' },
+    },
+    examples: [{ data: { people: [{ name: 'Ada', age: 36 }, { name: 'Alan', age: 41 }] }, expression: 'people[?age > `40`].name' }],
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['result', 'expression'],
+      properties: {
+        result: { description: 'The query output: any JSON value, null when nothing matched.' },
+        expression: { type: 'string', description: 'The expression, echoed.' },
+      },
+      examples: [{ result: ['Alan'], expression: 'people[?age > `40`].name' }],
+    },
+    ...errorResponses('invalid_expression'),
+  },
+};

@@ -1,0 +1,97 @@
+import { compile, tokenize } from '@jmespath-community/jmespath';
+
+/** A lexing problem found before the library sees the expression, with its 0-based offset. */
+export class JmespathLexError extends Error {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
+    super(message);
+    this.name = 'LexerError';
+  }
+}
+
+const QUOTES: Record<string, string> = { "'": 'raw string literal', '"': 'quoted identifier', '`': 'JSON literal' };
+
+/**
+ * Scan the expression the way the lexer does (quotes, backslash escapes) and fail on an
+ * unterminated quote, which the library accepts silently for raw strings, or on a character
+ * no JMESPath token starts with. Returns the spans of raw string literals (`'...'`).
+ *
+ * @example
+ *   scanExpression("a == 'x'") // → [{ start: 5, end: 8 }]
+ */
+export function scanExpression(expression: string): Array<{ start: number; end: number }> {
+  const raw: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i]!;
+    const kind = QUOTES[c];
+    if (kind === undefined) {
+      if (!/[\w \t\n\r.*@[\]{}(),:|&!<>=?+\-%/$×÷\u2212]/.test(c)) throw new JmespathLexError(`unknown character ${JSON.stringify(c)}`, i);
+      continue;
+    }
+    let j = i + 1;
+    while (j < expression.length && expression[j] !== c) j += expression[j] === '\\' ? 2 : 1;
+    if (j >= expression.length) throw new JmespathLexError(`unterminated ${kind}`, i);
+    if (c === "'") raw.push({ start: i, end: j + 1 });
+    i = j;
+  }
+  return raw;
+}
+
+/**
+ * Rewrite raw string literals as equivalent JSON literals, decoding them as the official
+ * JMESPath specification (JEP 12) does: only `\'` is an escape, so `'\\'` is two backslashes.
+ * The community library also unescapes `\\`, which breaks an official compliance case.
+ *
+ * @example
+ *   rewriteRawStrings("'\\\\'") // → '`"\\\\\\\\"`' (a JSON literal holding two backslashes)
+ */
+export function rewriteRawStrings(expression: string, spans: Array<{ start: number; end: number }>): string {
+  if (spans.length === 0 || !expression.includes('\\')) return expression;
+  let out = '';
+  let last = 0;
+  for (const { start, end } of spans) {
+    const value = expression.slice(start + 1, end - 1).replace(/\\'/g, "'");
+    out += expression.slice(last, start) + '`' + JSON.stringify(value).replace(/`/g, '\\u0060') + '`';
+    last = end;
+  }
+  return out + expression.slice(last);
+}
+
+/**
+ * Offset of the token a parse error is about. The parser reads left to right, so a prefix that
+ * stops before the bad token fails only for running out of input ("EOF") or parses, while every
+ * prefix that contains it fails on it: binary search for the shortest such prefix.
+ *
+ * @example
+ *   locateParseError('foo]]', {}) // → 3
+ */
+export function locateParseError(expression: string, options: { enable_legacy_literals?: boolean }): number {
+  let tokens: Array<{ start: number }>;
+  try {
+    tokens = tokenize(expression, options);
+  } catch {
+    return expression.length;
+  }
+  const failsInside = (k: number): boolean => {
+    const end = k + 1 < tokens.length ? tokens[k + 1]!.start : expression.length;
+    try {
+      compile(expression.slice(0, end), options);
+      return false;
+    } catch (err) {
+      return !/EOF/.test((err as Error).message);
+    }
+  };
+  let lo = 0;
+  let hi = tokens.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (failsInside(mid)) {
+      found = mid;
+      hi = mid - 1;
+    } else lo = mid + 1;
+  }
+  return found < 0 ? expression.length : tokens[found]!.start;
+}

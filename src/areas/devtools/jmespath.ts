@@ -1,0 +1,137 @@
+import { compile } from '@jmespath-community/jmespath';
+import { DevutilError } from '../../errors.js';
+import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
+export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
+import { JmespathLexError, locateParseError, rewriteRawStrings, scanExpression } from './jmespath-syntax.js';
+
+export type JmespathErrorType =
+  | 'syntax'
+  | 'lexer'
+  | 'unknown_function'
+  | 'invalid_type'
+  | 'invalid_arity'
+  | 'invalid_value'
+  | 'undefined_variable';
+
+export interface TransformOptions {
+  /** JMESPath community "legacy literals": `` `foo` `` (not JSON) is the string "foo". */
+  legacyLiterals?: boolean;
+}
+
+/** Compiled expressions kept (LRU): a repeated expression is parsed once. */
+export const COMPILE_CACHE_SIZE = 1000;
+/** Nodes (values) a result may hold once expanded; `[@,@,@]` chains can grow exponentially. */
+export const MAX_RESULT_NODES = 2_000_000;
+
+/** Runtime error message → CONTRACT §3.2 `error_type`; first matching row wins. */
+const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
+  [/unknown function/i, 'unknown_function'],
+  [/arity/i, 'invalid_arity'],
+  [/invalid.type|not-a-number/i, 'invalid_type'],
+  [/invalid.value/i, 'invalid_value'],
+  [/undefined variable/i, 'undefined_variable'],
+];
+
+type Ast = Parameters<SafeInterpreter['search']>[0];
+const interpreter = new SafeInterpreter();
+const knownFunctions = listFunctionNames(interpreter);
+const cache = new Map<string, Ast>();
+
+function invalidExpression(expression: string, errorType: JmespathErrorType, message: string, position?: number): DevutilError {
+  const error = position === undefined ? message : `${message} (at position ${position})`;
+  return new DevutilError('invalid_expression', `Invalid JMESPath expression: ${error}.`, {
+    extra: { error, error_type: errorType, expression, ...(position === undefined ? {} : { position }) },
+  });
+}
+
+function tooDeep(what: string): DevutilError {
+  return new DevutilError('validation_error', `The ${what} nests too deeply to evaluate.`, {
+    errors: [{ path: what, message: 'nests too deeply' }],
+  });
+}
+
+function tooLarge(): DevutilError {
+  return new DevutilError('validation_error', 'The result of the expression is too large.', {
+    errors: [{ path: 'expression', message: 'produces a result that is too large' }],
+  });
+}
+
+/** Refuse calls to functions that do not exist at compile time, as the specification requires. */
+function checkFunctionNames(node: unknown, expression: string): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach((n) => checkFunctionNames(n, expression));
+  const n = node as { type?: string; name?: string };
+  if (n.type === 'Literal') return;
+  if (n.type === 'Function' && !knownFunctions.has(n.name!)) {
+    throw invalidExpression(expression, 'unknown_function', `Unknown function: ${n.name}()`);
+  }
+  for (const value of Object.values(n)) if (typeof value === 'object') checkFunctionNames(value, expression);
+}
+
+function compileExpression(expression: string, options: TransformOptions): Ast {
+  const key = `${options.legacyLiterals ? 'L' : 'S'}${expression}`;
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
+  let ast: Ast;
+  try {
+    const source = rewriteRawStrings(expression, scanExpression(expression));
+    ast = compile(source, libOptions) as Ast;
+    checkFunctionNames(ast, expression);
+  } catch (err) {
+    if (err instanceof DevutilError) throw err;
+    if (err instanceof RangeError) throw tooDeep('expression');
+    const e = err as Error;
+    if (e instanceof JmespathLexError) throw invalidExpression(expression, 'lexer', `Lexer error: ${e.message}`, e.position);
+    const position = locateParseError(expression, libOptions);
+    throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
+  }
+  cache.set(key, ast);
+  if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return ast;
+}
+
+/** Count the values of a result as serialisation would expand them, stopping at the bound. */
+function checkResultSize(result: unknown): void {
+  const stack: unknown[] = [result];
+  let count = 0;
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (++count > MAX_RESULT_NODES) {
+      throw new DevutilError('validation_error', `The result would hold more than ${MAX_RESULT_NODES} values.`, {
+        errors: [{ path: 'expression', message: `result must hold at most ${MAX_RESULT_NODES} values` }],
+      });
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    }
+  }
+}
+
+/**
+ * Evaluate a JMESPath expression (official specification plus the JMESPath Community
+ * extensions: `let`, arithmetic, ternary, string functions, `group_by`, root `$`).
+ * Throws `invalid_expression` (400) with `error`, `error_type` and `expression` for a bad
+ * expression or a runtime type/arity/value error.
+ *
+ * @example
+ *   transformJson({ people: [{ age: 30 }, { age: 40 }] }, 'people[?age > `35`].age') // → [40]
+ */
+export function transformJson(data: unknown, expression: string, options: TransformOptions = {}): unknown {
+  const ast = compileExpression(expression, options);
+  let result: unknown;
+  try {
+    result = interpreter.search(ast, data as never);
+  } catch (err) {
+    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep('data') : tooLarge();
+    const message = (err as Error).message;
+    const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
+    throw invalidExpression(expression, row ? row[1] : 'invalid_value', message);
+  }
+  checkResultSize(result);
+  return result ?? null;
+}
