@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { ADMIN_TOKEN, buildTestApp } from '../helpers/app.js';
+import { registerProbeRoutes } from '../helpers/routes.js';
+
+describe('operations', () => {
+  it('/metrics needs the admin token and reports requests, latency and credits', async () => {
+    const t = await buildTestApp({ extraRoutes: registerProbeRoutes, plan: 'free' });
+    try {
+      await t.app.inject({ method: 'GET', url: '/healthz' });
+      await t.app.inject({ method: 'POST', url: '/test/metered', headers: { ...t.auth, 'content-type': 'application/json' }, payload: {} });
+      assert.equal((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode, 401);
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain/);
+      assert.match(res.body, /devutil_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
+      assert.match(res.body, /devutil_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz"\}/);
+      assert.match(res.body, /devutil_credits_spent_total\{area="devtools"\} 1/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('/readyz answers 503 storage_unavailable when the store is gone, and keyed calls get 503 too', async () => {
+    const t = await buildTestApp();
+    await t.store.close();
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    assert.equal(res.statusCode, 503);
+    assert.equal(res.json().code, 'storage_unavailable');
+    const keyed = await t.app.inject({ method: 'GET', url: '/v1/account', headers: t.auth });
+    assert.equal(keyed.statusCode, 503);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200, 'liveness does not depend on the store');
+    await t.app.close();
+  });
+
+  it('logs are JSON lines with the request id and never carry a key or a body', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const config = loadConfig({ ADMIN_TOKEN });
+    const store = createSqliteStore({ dataDir: ':memory:' });
+    const app = await buildApp({ config, store, logger: { level: 'info', stream } });
+    registerProbeRoutes(app);
+    await app.ready();
+    const secretBody = 'body-secret-7f3a';
+    await app.inject({ method: 'POST', url: '/test/echo', headers: { 'content-type': 'application/json', 'x-api-key': 'dk_0123456789abcdefghijABCDEFGHIJ', 'x-request-id': 'trace-42' }, payload: { secretBody } });
+    await app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': 'dk_0123456789abcdefghijABCDEFGHIJ' } });
+    await app.close();
+    await store.close();
+    const text = lines.join('');
+    assert.ok(lines.length >= 2);
+    const entry = lines.map((l) => JSON.parse(l)).find((l) => l.reqId === 'trace-42');
+    assert.equal(entry.msg, 'request completed');
+    assert.equal(entry.route, '/test/echo');
+    assert.equal(entry.status, 200);
+    assert.ok(!text.includes('dk_0123456789'), 'no key in logs');
+    assert.ok(!text.includes(secretBody), 'no body in logs');
+  });
+});

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+
+const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function cli(args: string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+}
+
+async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...CLI, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env } });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { child, output: () => out, url };
+}
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+describe('the process', () => {
+  it('first start prints a working key once; SIGTERM exits 0; a restart keeps the key', async () => {
+    const DATA_DIR = mkdtempSync(join(tmpdir(), 'devutil-serve-'));
+    const first = await serve({ DATA_DIR });
+    const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(first.output())?.[1];
+    assert.ok(key, first.output());
+    const account = await fetch(`${first.url}/v1/account`, { headers: { 'x-api-key': key } });
+    assert.equal(account.status, 200);
+    first.child.kill('SIGTERM');
+    assert.equal(await exited(first.child), 0);
+
+    const second = await serve({ DATA_DIR });
+    assert.ok(!/API key:/.test(second.output()), 'no second bootstrap key');
+    assert.equal((await fetch(`${second.url}/v1/account`, { headers: { 'x-api-key': key } })).status, 200);
+    second.child.kill('SIGTERM');
+    assert.equal(await exited(second.child), 0);
+  });
+
+  it('devutil keys create | list | rotate | revoke work on the store', () => {
+    const env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-cli-')) };
+    const created = cli(['keys', 'create', '--plan', 'pro', '--name', 'laptop'], env);
+    assert.equal(created.status, 0, created.stderr);
+    const secret = /API key: (dk_\w{32})/.exec(created.stdout)![1];
+    const id = /key_id: (key_\w+)/.exec(created.stdout)![1];
+    assert.match(created.stdout, /plan: pro/);
+    const listed = cli(['keys', 'list'], env);
+    assert.match(listed.stdout, new RegExp(`${id}\\t${secret.slice(0, 7)}…\\tpro\\tactive\\tlaptop`));
+    assert.ok(!listed.stdout.includes(secret));
+    const rotated = cli(['keys', 'rotate', id], env);
+    assert.equal(rotated.status, 0);
+    assert.notEqual(/API key: (dk_\w{32})/.exec(rotated.stdout)![1], secret);
+    assert.equal(cli(['keys', 'revoke', id], env).status, 0);
+    assert.match(cli(['keys', 'list'], env).stdout, /revoked/);
+    const unknownPlan = cli(['keys', 'create', '--plan', 'gold'], env);
+    assert.equal(unknownPlan.status, 64);
+    assert.match(unknownPlan.stderr, /unknown plan "gold"/);
+    assert.equal(cli(['keys', 'revoke', 'key_nope'], env).status, 64);
+    assert.equal(cli(['frobnicate'], env).status, 64);
+  });
+});
