@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+describe('POST /v1/json-transform: answers and bad input', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const transform = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-transform', headers: t.auth, payload: payload as object });
+
+  it('answers result and the echoed expression', async () => {
+    const res = await transform({ data: { people: [{ name: 'Ada', age: 36 }, { name: 'Alan', age: 41 }] }, expression: 'people[?age > `40`].name' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { result: ['Alan'], expression: 'people[?age > `40`].name' });
+  });
+
+  it('a result of null is sent as null', async () => {
+    const res = await transform({ data: { a: 1 }, expression: 'missing' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { result: null, expression: 'missing' });
+  });
+
+  it('foo[ is a syntax error with its position', async () => {
+    const res = await transform({ data: {}, expression: 'foo[' });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assert.equal(body.code, 'invalid_expression');
+    assert.equal(body.error_type, 'syntax');
+    assert.equal(body.expression, 'foo[');
+    assert.equal(body.position, 4);
+    assert.match(body.error, /at position 4/);
+    assert.match(body.detail, /Invalid JMESPath expression/);
+  });
+
+  it('an unknown character is a lexer error at its offset', async () => {
+    const res = await transform({ data: {}, expression: 'a # b' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'lexer');
+    assert.equal(res.json().position, 2);
+  });
+
+  it('an unterminated raw string is a lexer error (the library accepts it silently)', async () => {
+    const res = await transform({ data: {}, expression: "'abc" });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'lexer');
+    assert.equal(res.json().position, 0);
+  });
+
+  it('an unknown function is unknown_function even where it would never be called', async () => {
+    const res = await transform({ data: {}, expression: 'missing.no_such_fn(@)' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'unknown_function');
+    assert.match(res.json().error, /no_such_fn/);
+  });
+
+  it('constructor() and toString() are unknown functions, not Object methods', async () => {
+    for (const expression of ['constructor(@)', 'toString(@)', '__proto__(@)']) {
+      const res = await transform({ data: {}, expression });
+      assert.equal(res.statusCode, 400, expression);
+      assert.equal(res.json().error_type, 'unknown_function', expression);
+    }
+  });
+
+  it('wrong arity is invalid_arity', async () => {
+    const res = await transform({ data: [1], expression: 'abs(@, @)' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'invalid_arity');
+  });
+
+  it('a runtime type error is invalid_type', async () => {
+    const res = await transform({ data: { s: 'x' }, expression: 'abs(s)' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'invalid_type');
+  });
+
+  it('an unbound variable is undefined_variable', async () => {
+    const res = await transform({ data: {}, expression: '$nope' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'undefined_variable');
+  });
+
+  it('__proto__ and constructor keys in data are ordinary keys', async () => {
+    const data = JSON.parse('{"__proto__": {"x": 1}, "a": {}, "constructor": 5, "list": [{"k": "__proto__"}, {"k": "constructor"}]}');
+    const cases: Array<[string, unknown]> = [
+      ['"__proto__".x', 1],
+      ['a.constructor', null],
+      ['a.toString', null],
+      ['constructor', 5],
+      ['keys(@)', ['__proto__', 'a', 'constructor', 'list']],
+      ['{__proto__: a, b: `1`}', JSON.parse('{"__proto__": {}, "b": 1}')],
+      ['merge(`{}`, @).__proto__', { x: 1 }],
+      ['group_by(list, &k)', JSON.parse('{"__proto__": [{"k": "__proto__"}], "constructor": [{"k": "constructor"}]}')],
+    ];
+    for (const [expression, expected] of cases) {
+      const res = await transform({ data, expression });
+      assert.equal(res.statusCode, 200, expression);
+      assert.equal(res.body.includes('"__proto__"') || !JSON.stringify(expected).includes('__proto__'), true, expression);
+      assert.deepEqual(res.json().result, expected, expression);
+    }
+  });
+
+  it('let, arithmetic, ternary and $ (community extensions) work', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['let $x = a in b[?@ > $x]', [3]],
+      ['a + b[0] * `2`', 4],
+      ['a > `5` ? `"big"` : `"small"`', 'small'],
+      ['b[*].{v: @, root: $.a}', [{ v: 1, root: 2 }, { v: 3, root: 2 }]],
+      ["pad_left('7', `3`, '0')", '007'],
+      ['let $n = `null` in let $m = `1` in $n', null],
+    ];
+    for (const [expression, expected] of cases) {
+      const res = await transform({ data: { a: 2, b: [1, 3] }, expression });
+      assert.equal(res.statusCode, 200, expression);
+      assert.deepEqual(res.json().result, expected, expression);
+    }
+  });
+
+  it('max and min of 300000 numbers do not overflow the stack', async () => {
+    const data = Array.from({ length: 300_000 }, (_, i) => i % 1000);
+    const res = await transform({ data, expression: '[max(@), min(@)]' });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().result, [999, 0]);
+  });
+
+  it('deeply nested data (depth 900) is queried without a 5xx', async () => {
+    const data = JSON.parse('['.repeat(900) + '1' + ']'.repeat(900));
+    const res = await transform({ data, expression: '[][][][][][][][][][]' });
+    assert.equal(res.statusCode, 200);
+    const flat = await transform({ data, expression: 'length(@)' });
+    assert.equal(flat.json().result, 1);
+  });
+
+  it('an expression nesting too deeply is a 422, not a crash', async () => {
+    const res = await transform({ data: {}, expression: '('.repeat(4000) + 'a' + ')'.repeat(4000) });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_error');
+  });
+
+  it('an exponentially growing result is refused with 422', async () => {
+    const step = '[@,@,@,@,@,@,@,@,@,@]';
+    const res = await transform({ data: [1], expression: Array(8).fill(step).join('|') });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /more than 2000000 values/);
+  });
+
+  it('a pad width beyond the bound is invalid_value', async () => {
+    const res = await transform({ data: {}, expression: "pad_left('a', `100000000`)" });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'invalid_value');
+  });
+
+  it('missing expression, empty expression and a non-string expression are 422', async () => {
+    for (const payload of [{ data: {} }, { data: {}, expression: '' }, { data: {}, expression: 5 }, { expression: 'a' }]) {
+      const res = await transform(payload);
+      assert.equal(res.statusCode, 422, JSON.stringify(payload));
+      assert.equal(res.json().code, 'validation_error');
+    }
+  });
+
+  it('a repeated expression is served from the compile cache with the same answer', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await transform({ data: { a: [i] }, expression: 'a[0]' });
+      assert.equal(res.json().result, i);
+    }
+  });
+});
