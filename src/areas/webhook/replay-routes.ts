@@ -85,7 +85,7 @@ export default async function replayRoutes(app: FastifyInstance, ctx: AppContext
       params: {
         type: 'object',
         required: ['bin_id', 'request_id'],
-        properties: { bin_id: { type: 'string', maxLength: 64 }, request_id: { type: 'string', maxLength: 64 } },
+        properties: { bin_id: { type: 'string' }, request_id: { type: 'string' } },
       },
       body: replayBody,
       response: { 200: replayResult, ...errorResponses('not_found', 'target_not_allowed', 'upstream_error', 'upstream_timeout') },

@@ -1,0 +1,117 @@
+import { DevutilError, type FieldError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { MockPatch, MockRecord } from '../../storage/types.js';
+import { HEADER_VALUE, HOP_BY_HOP, HTTP_TOKEN } from './replay-headers.js';
+
+/** A mock's configurable fields as the API receives them (create and PATCH share them). */
+export interface MockInput {
+  name?: string;
+  status_code?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  response_body?: unknown;
+  content_type?: string;
+  delay_ms?: number;
+  ttl_seconds?: number;
+  method?: string | null;
+  path?: string | null;
+}
+
+/** Header names a mock may not configure, and why. */
+const REFUSED_HEADERS: Record<string, string> = {
+  'content-length': 'is computed from the body',
+  'transfer-encoding': 'is chosen by the server',
+  'x-mock-id': 'is always set by the service',
+  'x-content-type-options': 'is always nosniff and cannot be overridden',
+  'content-security-policy': 'is always sandbox and cannot be overridden',
+  ...Object.fromEntries([...HOP_BY_HOP].map((name) => [name, 'is a hop-by-hop header'])),
+};
+
+/**
+ * Check a mock's custom headers: names are HTTP tokens, values hold no CR, LF, NUL or other
+ * control character, and no hop-by-hop, framing or service-owned header is configured.
+ * Returns every problem found (empty when all is well).
+ *
+ * @example
+ *   checkMockHeaders({ 'bad name': 'x', 'content-length': '3' }).length // 2
+ */
+export function checkMockHeaders(headers: Record<string, string>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const path = `headers.${name}`;
+    if (!HTTP_TOKEN.test(name)) errors.push({ path, message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces)" });
+    else if (REFUSED_HEADERS[name.toLowerCase()]) errors.push({ path, message: REFUSED_HEADERS[name.toLowerCase()] });
+    if (!HEADER_VALUE.test(value)) errors.push({ path, message: 'value must not contain CR, LF, NUL or other control characters' });
+  }
+  return errors;
+}
+
+function validate(input: MockInput): void {
+  const errors: FieldError[] = checkMockHeaders(input.headers ?? {});
+  if (input.content_type !== undefined && !HEADER_VALUE.test(input.content_type)) {
+    errors.push({ path: 'content_type', message: 'must not contain CR, LF, NUL or other control characters' });
+  }
+  if (input.body !== undefined && input.response_body !== undefined) {
+    errors.push({ path: 'response_body', message: 'cannot be given together with body' });
+  }
+  if (errors.length > 0) {
+    throw new DevutilError('validation_error', `Invalid body: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+  }
+}
+
+/** Names lower-cased (so `content_type` can win over `Content-Type`), in a null-prototype object. */
+function normaliseHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+/**
+ * A new mock from a validated create body (schema defaults already applied).
+ *
+ * @example
+ *   const mock = buildMock({ status_code: 201, body: 'ok' }, 'key_1', Date.now());
+ */
+export function buildMock(input: MockInput, ownerKeyId: string, now: number): MockRecord {
+  validate(input);
+  return {
+    id: newId('mock_'),
+    ownerKeyId,
+    name: input.name ?? null,
+    statusCode: input.status_code ?? 200,
+    contentType: input.content_type ?? 'application/json',
+    headers: normaliseHeaders(input.headers ?? {}),
+    body: input.body ?? null,
+    responseBodyJson: input.response_body === undefined ? null : JSON.stringify(input.response_body),
+    method: input.method ? input.method.toUpperCase() : null,
+    path: input.path ?? null,
+    delayMs: input.delay_ms ?? 0,
+    createdAt: now,
+    expiresAt: now + (input.ttl_seconds ?? 86400) * 1000,
+    hitCount: 0,
+  };
+}
+
+/**
+ * The store patch for a validated PATCH body: only given fields change; `headers` replaces
+ * the whole set; `body` and `response_body` replace each other; `method`/`path` null clears
+ * them; `ttl_seconds` restarts the lifetime from `now`.
+ *
+ * @example
+ *   buildMockPatch({ delay_ms: 500 }, Date.now()) // { delayMs: 500 }
+ */
+export function buildMockPatch(input: MockInput, now: number): MockPatch {
+  validate(input);
+  const patch: MockPatch = {};
+  if (input.name !== undefined) patch.name = input.name === '' ? null : input.name;
+  if (input.status_code !== undefined) patch.statusCode = input.status_code;
+  if (input.content_type !== undefined) patch.contentType = input.content_type;
+  if (input.headers !== undefined) patch.headers = normaliseHeaders(input.headers);
+  if (input.body !== undefined) Object.assign(patch, { body: input.body, responseBodyJson: null });
+  if (input.response_body !== undefined) Object.assign(patch, { body: null, responseBodyJson: JSON.stringify(input.response_body) });
+  if (input.method !== undefined) patch.method = input.method === null ? null : input.method.toUpperCase();
+  if (input.path !== undefined) patch.path = input.path;
+  if (input.delay_ms !== undefined) patch.delayMs = input.delay_ms;
+  if (input.ttl_seconds !== undefined) patch.expiresAt = now + input.ttl_seconds * 1000;
+  return patch;
+}

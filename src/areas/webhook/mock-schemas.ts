@@ -1,0 +1,86 @@
+import { mockExample, mockSchema } from './mock-wire.js';
+
+/** Request and response schemas of the mock management endpoints (spec §4.2, CONTRACT §2.5). */
+
+const TOKEN_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
+
+/** Configurable fields; `withDefaults` adds the create defaults (PATCH must not get them). */
+function mockFields(withDefaults: boolean) {
+  const d = <T>(value: T) => (withDefaults ? { default: value } : {});
+  return {
+    name: { type: 'string', maxLength: 128, description: 'Friendly name, at most 128 characters.' },
+    status_code: { type: 'integer', minimum: 100, maximum: 599, ...d(200), description: '100 to 599 (default 200).' },
+    headers: {
+      type: 'object',
+      maxProperties: 50,
+      additionalProperties: { type: 'string', maxLength: 8192 },
+      description: 'Extra response headers. Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
+        '`content-length`, `transfer-encoding`, `x-mock-id`, `x-content-type-options` and `content-security-policy` are refused.',
+    },
+    body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty). Not with `response_body`.' },
+    response_body: { description: 'Any JSON value, served JSON-encoded when `body` is absent. Not with `body`.' },
+    content_type: {
+      type: 'string', minLength: 1, maxLength: 255, ...d('application/json'),
+      description: 'Response content type (default application/json); wins over a `content-type` entry in `headers`.',
+    },
+    delay_ms: { type: 'integer', minimum: 0, maximum: 30000, ...d(0), description: '0 to 30000 (default 0).' },
+    ttl_seconds: { type: 'integer', minimum: 60, maximum: 172800, ...d(86400), description: '60 to 172800 (default 86400).' },
+    method: {
+      type: withDefaults ? 'string' : ['string', 'null'], pattern: TOKEN_PATTERN, maxLength: 32,
+      description: 'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD.',
+    },
+    path: {
+      type: withDefaults ? 'string' : ['string', 'null'], pattern: '^/[^?#\\s]*$', maxLength: 1024,
+      description: 'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer.',
+    },
+  };
+}
+
+export const createMockBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: mockFields(true),
+  examples: [{
+    name: 'payment ok',
+    status_code: 200,
+    headers: { 'x-request-source': 'devutil' },
+    body: '{"status":"paid"}',
+    content_type: 'application/json',
+    delay_ms: 0,
+    ttl_seconds: 86400,
+  }],
+} as const;
+
+export const patchMockBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: mockFields(false),
+  examples: [{ status_code: 503, delay_ms: 2000 }],
+} as const;
+
+export const mockIdParams = {
+  type: 'object',
+  required: ['mock_id'],
+  properties: { mock_id: { type: 'string' } },
+} as const;
+
+export const mockResponse = {
+  type: 'object',
+  required: ['mock'],
+  properties: { mock: mockSchema },
+  examples: [{ mock: mockExample }],
+} as const;
+
+export const createdMockResponse = {
+  type: 'object',
+  required: ['mock', 'url'],
+  properties: { mock: mockSchema, url: { type: 'string', description: 'Absolute serving URL.' } },
+  examples: [{ mock: mockExample, url: 'http://127.0.0.1:8080/v1/mock/mock_8kLm2NpQr5StUvWxYz0aBc' }],
+} as const;
+
+export const mockListResponse = {
+  type: 'object',
+  required: ['total', 'mocks'],
+  properties: { total: { type: 'integer' }, mocks: { type: 'array', items: mockSchema } },
+  examples: [{ total: 1, mocks: [mockExample] }],
+} as const;
