@@ -1,7 +1,7 @@
 import type { ExtractLimits } from './regex-extract.js';
 
 /** Longest a pattern may run before its worker is stopped (the whole answer stays under 1 s). */
-export const REGEX_TIMEOUT_MS = 750;
+export const REGEX_TIMEOUT_MS = 500;
 
 /** Bounds on what one call returns. */
 export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024 };

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+
+interface Match { match: string; start: number; end: number; groups: (string | null)[]; named_groups: Record<string, string | null> }
+
+describe('POST /v1/regex-extract', () => {
+  let t: TestApp;
+  let baseUrl: string;
+  before(async () => {
+    t = await buildTestApp();
+    baseUrl = await listenOnLoopback(t.app); // listening warms the worker pool
+  });
+  after(() => t.close());
+
+  const extract = (payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/v1/regex-extract', headers: t.auth, payload });
+  const matchesOf = async (payload: Record<string, unknown>): Promise<Match[]> => {
+    const res = await extract(payload);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json().matches;
+  };
+  const spans = (matches: Match[]) => matches.map((m) => [m.match, m.start, m.end]);
+
+  it('returns every match with code-point offsets past emoji, Python named groups and the full shape', async () => {
+    const res = await extract({ pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)', text: '😀😀 ana@example.com or 👍🏽 bo@test.org', flags: 'g' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), {
+      pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
+      match_count: 2,
+      matches: [
+        { match: 'ana@example.com', start: 3, end: 18, groups: ['ana', 'example.com'], named_groups: { user: 'ana', domain: 'example.com' } },
+        { match: 'bo@test.org', start: 25, end: 36, groups: ['bo', 'test.org'], named_groups: { user: 'bo', domain: 'test.org' } },
+      ],
+      truncated: false,
+    });
+  });
+
+  it('offsets count code points, not UTF-16 units (astral characters inside matches too)', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: 'b.c', text: '😀😀ab😀cb€c', flags: 'u' })), [['b😀c', 3, 6], ['b€c', 6, 9]]);
+  });
+
+  it('gives null for groups that did not take part, numbered and named', async () => {
+    const matches = await matchesOf({ pattern: '(?<x>a)|(?<y>b)', text: 'ab' });
+    assert.deepEqual(matches.map((m) => [m.groups, m.named_groups]), [
+      [['a', null], { x: 'a', y: null }],
+      [[null, 'b'], { x: null, y: 'b' }],
+    ]);
+    const optional = await matchesOf({ pattern: '(\\d+)(px)?', text: '10 20px' });
+    assert.deepEqual(optional.map((m) => m.groups), [['10', null], ['20', 'px']]);
+    assert.deepEqual(optional[0].named_groups, {});
+  });
+
+  it('accepts the Python backreference (?P=name), (?#comments) and a leading inline flag group', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: `(?P<q>['"])(?#quote)\\w+(?P=q)`, text: `say "hi" and 'yo" 'ok'` })), [['"hi"', 4, 8], ["'ok'", 18, 22]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '(?i)abc', text: 'ABC abc' })), [['ABC', 0, 3], ['abc', 4, 7]]);
+  });
+
+  it('x flag strips whitespace and # comments outside classes, keeping escaped ones and class contents', async () => {
+    const pattern = '(?P<area> \\d{3} )  # area code\n  -  (?P<line>\\d{4})  # line\n [ ]? \\# \\ x';
+    const matches = await matchesOf({ pattern, text: 'call 555-1234 # x or 555-9876# x', flags: 'x' });
+    assert.deepEqual(matches.map((m) => [m.match, m.named_groups]), [
+      ['555-1234 # x', { area: '555', line: '1234' }],
+      ['555-9876# x', { area: '555', line: '9876' }],
+    ]);
+  });
+
+  it('flags i, m, s and u work and g is accepted', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: 'ab', text: 'AB ab', flags: 'ig' })), [['AB', 0, 2], ['ab', 3, 5]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '^\\w', text: 'a\nb', flags: 'm' })), [['a', 0, 1], ['b', 2, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '^\\w', text: 'a\nb', flags: '' })), [['a', 0, 1]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: 'a.b', text: 'a\nb', flags: 's' })), [['a\nb', 0, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: 'a.b', text: 'a\nb' })), []);
+    assert.deepEqual(spans(await matchesOf({ pattern: '\\u{1F600}', text: 'x😀', flags: 'u' })), [['😀', 1, 2]]);
+  });
+
+  it('empty matches advance by one code point, as Python finditer does', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: 'x*', text: 'a😀x' })), [['', 0, 0], ['', 1, 1], ['x', 2, 3], ['', 3, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '', text: '😀😀' })), [['', 0, 0], ['', 1, 1], ['', 2, 2]]);
+  });
+
+  it('a group named __proto__ is ordinary data', async () => {
+    const [m] = await matchesOf({ pattern: '(?<__proto__>a)', text: 'a' });
+    assert.deepEqual(Object.entries(m.named_groups), [['__proto__', 'a']]);
+  });
+
+  it('stops at 10000 matches with truncated: true', async () => {
+    const res = await extract({ pattern: 'a', text: 'a'.repeat(10_001) });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.equal(body.match_count, 10_000);
+    assert.equal(body.matches.length, 10_000);
+    assert.equal(body.truncated, true);
+    assert.deepEqual(body.matches[9_999], { match: 'a', start: 9_999, end: 10_000, groups: [], named_groups: {} });
+    const exact = (await extract({ pattern: 'a', text: 'a'.repeat(10_000) })).json();
+    assert.equal(exact.match_count, 10_000);
+    assert.equal(exact.truncated, false);
+  });
+
+  it('(a+)+$ on 30 a and ! answers 422 regex_timeout within 1 s while /healthz keeps answering', async () => {
+    const started = Date.now();
+    const slow = fetch(`${baseUrl}/v1/regex-extract`, {
+      method: 'POST',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ pattern: '(a+)+$', text: `${'a'.repeat(30)}!` }),
+    });
+    const healthLatencies: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const sent = Date.now();
+      const health = await fetch(`${baseUrl}/healthz`);
+      assert.equal(health.status, 200);
+      healthLatencies.push(Date.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const res = await slow;
+    const elapsed = Date.now() - started;
+    assert.equal(res.status, 422);
+    assert.equal((await res.json()).code, 'regex_timeout');
+    assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+    assert.ok(Math.max(...healthLatencies) < 250, `healthz latencies ${healthLatencies.join(', ')} ms`);
+    // The stopped worker was replaced: the next pattern runs normally.
+    assert.deepEqual(spans(await matchesOf({ pattern: 'a+', text: 'baab' })), [['aa', 1, 3]]);
+  });
+
+  it('422 for flag q, with the accepted flags listed', async () => {
+    const res = await extract({ pattern: 'a', text: 'a', flags: 'iq' });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_error');
+    assert.deepEqual(res.json().errors, [{ path: 'flags', message: 'has unknown flag "q"; accepted: i, m, s, u, x, g' }]);
+  });
+
+  it('422 for duplicate group names (?<n>a)(?<n>b), with the engine message', async () => {
+    const res = await extract({ pattern: '(?<n>a)(?<n>b)', text: 'ab' });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_error');
+    assert.equal(res.json().errors[0].path, 'pattern');
+    assert.match(res.json().errors[0].message, /Duplicate capture group name/);
+  });
+
+  it('422 for an invalid pattern, Python spelling included', async () => {
+    for (const pattern of ['(', '(?P<1x>a)', 'a{2,1}', '(?P=missing)']) {
+      const res = await extract({ pattern, text: 'a', flags: 'u' });
+      assert.equal(res.statusCode, 422, pattern);
+      assert.equal(res.json().errors[0].path, 'pattern');
+      assert.match(res.json().errors[0].message, /Invalid regular expression/);
+    }
+  });
+
+  it('a 5 MB text is refused with 413 before any matching', async () => {
+    const res = await extract({ pattern: 'a', text: 'a'.repeat(5 * 1024 * 1024) });
+    assert.equal(res.statusCode, 413);
+    assert.equal(res.json().code, 'payload_too_large');
+  });
+
+  it('a text just over 1 MiB is refused with 422', async () => {
+    const res = await extract({ pattern: 'a', text: 'a'.repeat(1_048_577) });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['text']);
+  });
+
+  it('a 1 MiB text is searched', async () => {
+    const res = await extract({ pattern: 'z+', text: `${'a'.repeat(1_048_570)}zzz` });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(spans(res.json().matches), [['zzz', 1_048_570, 1_048_573]]);
+  });
+
+  it('422 for missing fields and wrong types', async () => {
+    const res = await extract({ text: 1 });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path).sort(), ['pattern', 'text']);
+  });
+});
