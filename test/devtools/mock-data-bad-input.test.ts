@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+const NAME = [{ name: 'n', type: 'name' }];
+
+/** Each case: request body → the 422 `errors[]` entry it must produce (path and message pattern). */
+const CASES: { title: string; body: unknown; path: string; message: RegExp }[] = [
+  { title: 'rows 0', body: { fields: NAME, rows: 0 }, path: 'rows', message: />= 1/ },
+  { title: 'rows 1001', body: { fields: NAME, rows: 1001 }, path: 'rows', message: /<= 1000/ },
+  { title: 'rows 2.5', body: { fields: NAME, rows: 2.5 }, path: 'rows', message: /integer/ },
+  { title: 'rows as a string', body: { fields: NAME, rows: '10' }, path: 'rows', message: /integer/ },
+  { title: 'no fields', body: { rows: 1 }, path: 'fields', message: /required/ },
+  { title: 'empty fields', body: { fields: [], rows: 1 }, path: 'fields', message: /fewer than 1/ },
+  { title: 'unknown type (lists the valid ones)', body: { fields: [{ name: 'x', type: 'nope' }] }, path: 'fields[0].type', message: /"sequence".*"price".*"regex"/ },
+  { title: 'empty field name', body: { fields: [{ name: '', type: 'name' }] }, path: 'fields[0].name', message: /fewer than 1/ },
+  { title: 'field name over 64 characters', body: { fields: [{ name: 'x'.repeat(65), type: 'name' }] }, path: 'fields[0].name', message: /more than 64/ },
+  {
+    title: 'duplicate field names',
+    body: { fields: [{ name: 'a', type: 'name' }, { name: 'a', type: 'email' }] },
+    path: 'fields[1].name',
+    message: /unique/,
+  },
+  { title: 'price min > max', body: { fields: [{ name: 'p', type: 'price', options: { min: 10, max: 5 } }] }, path: 'fields[0].options.max', message: /min \(10\)/ },
+  { title: 'negative price', body: { fields: [{ name: 'p', type: 'price', options: { min: -1 } }] }, path: 'fields[0].options.min', message: />= 0/ },
+  { title: 'price decimals 11', body: { fields: [{ name: 'p', type: 'price', options: { decimals: 11 } }] }, path: 'fields[0].options.decimals', message: /<= 10/ },
+  {
+    title: 'number range holding no value with the decimals',
+    body: { fields: [{ name: 'p', type: 'number', options: { min: 1.001, max: 1.009, decimals: 2 } }] },
+    path: 'fields[0].options.decimals',
+    message: /no value/,
+  },
+  { title: 'integer min > max', body: { fields: [{ name: 'i', type: 'integer', options: { min: 3, max: 2 } }] }, path: 'fields[0].options.max', message: /min/ },
+  { title: 'integer min as a string', body: { fields: [{ name: 'i', type: 'integer', options: { min: '3' } }] }, path: 'fields[0].options.min', message: /integer/ },
+  { title: 'date from after to', body: { fields: [{ name: 'd', type: 'date', options: { from: '2024-01-02', to: '2024-01-01' } }] }, path: 'fields[0].options.to', message: /from/ },
+  { title: 'date from not a date', body: { fields: [{ name: 'd', type: 'datetime', options: { from: 'yesterday' } }] }, path: 'fields[0].options.from', message: /date/ },
+  { title: 'regex without pattern', body: { fields: [{ name: 'r', type: 'regex' }] }, path: 'fields[0].options.pattern', message: /required/ },
+  { title: 'regex with an invalid pattern', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(a' } }] }, path: 'fields[0].options.pattern', message: /not a valid regular expression/ },
+  { title: 'regex a{1000000}', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a{1000000}' } }] }, path: 'fields[0].options.pattern', message: /up to 1000000 characters; the limit is 1000/ },
+  { title: 'regex nested repetition too long', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((ab){40}){40}' } }] }, path: 'fields[0].options.pattern', message: /3200 characters/ },
+  { title: 'regex lookahead', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?=a)a' } }] }, path: 'fields[0].options.pattern', message: /lookahead/ },
+  { title: 'regex lookbehind', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<=a)b' } }] }, path: 'fields[0].options.pattern', message: /not support/ },
+  { title: 'regex max_repeat 101', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a+', max_repeat: 101 } }] }, path: 'fields[0].options.max_repeat', message: /<= 100/ },
+  { title: 'enum without values', body: { fields: [{ name: 'e', type: 'enum', options: {} }] }, path: 'fields[0].options.values', message: /required/ },
+  { title: 'enum with empty values', body: { fields: [{ name: 'e', type: 'enum', options: { values: [] } }] }, path: 'fields[0].options.values', message: /fewer than 1/ },
+  { title: 'constant without value', body: { fields: [{ name: 'c', type: 'constant' }] }, path: 'fields[0].options.value', message: /required/ },
+  { title: 'unknown option', body: { fields: [{ name: 'n', type: 'name', options: { colour: 'red' } }] }, path: 'fields[0].options.colour', message: /not an option/ },
+  { title: 'options not an object', body: { fields: [{ name: 'n', type: 'name', options: [1] }] }, path: 'fields[0].options', message: /object/ },
+  { title: 'null_ratio 1.5', body: { fields: [{ name: 'n', type: 'name', options: { nullable: true, null_ratio: 1.5 } }] }, path: 'fields[0].options.null_ratio', message: /<= 1/ },
+  { title: 'unknown locale', body: { fields: NAME, locale: 'xx_YY' }, path: 'locale', message: /not a supported locale/ },
+  { title: 'language-only locale', body: { fields: NAME, locale: 'de' }, path: 'locale', message: /not a supported locale/ },
+  { title: 'unknown output format', body: { fields: NAME, output_format: 'yaml' }, path: 'output_format', message: /"json"/ },
+  { title: 'seed not an integer', body: { fields: NAME, seed: 1.5 }, path: 'seed', message: /integer/ },
+  { title: 'empty table_name', body: { fields: NAME, table_name: '' }, path: 'table_name', message: /fewer than 1/ },
+  { title: 'unknown top-level field', body: { fields: NAME, count: 3 }, path: 'count', message: /not a known field/ },
+];
+
+describe('POST /v1/mock-data refuses bad input with 422', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  for (const c of CASES) {
+    it(c.title, async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: c.body as object });
+      assert.equal(res.statusCode, 422, res.body);
+      const body = res.json();
+      assert.equal(body.code, 'validation_error');
+      const entry = body.errors.find((e: { path: string }) => e.path === c.path);
+      assert.ok(entry, `no error on ${c.path}: ${res.body}`);
+      assert.match(entry.message, c.message);
+    });
+  }
+
+  it('the unknown-locale detail lists the supported locales', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
+    assert.match(res.json().detail, /Supported: .*de_DE.*en_US.*fr_FR.*ja_JP/);
+  });
+
+  it('accepts ll-CC as well as ll_CC, and maps language-only faker locales (ja_JP, fr_FR)', async () => {
+    for (const locale of ['en-US', 'ja_JP', 'fr_FR', 'pt_BR', 'de_CH']) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale, rows: 1 } });
+      assert.equal(res.statusCode, 200, `${locale}: ${res.body}`);
+    }
+  });
+
+  it('a refused call costs no credit', async () => {
+    const key = await t.newKey('free');
+    const headers = { 'x-api-key': key.secret };
+    await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers, payload: { fields: NAME, rows: 0 } });
+    const account = await t.app.inject({ method: 'GET', url: '/v1/account', headers });
+    assert.equal(account.json().credits.used, 0);
+  });
+
+  it('refuses output larger than 10 million characters instead of building it', async () => {
+    const fields = Array.from({ length: 50 }, (_, i) => ({ name: `p${i}`, type: 'regex', options: { pattern: 'x{1000}' } }));
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields, rows: 1000 } });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /exceed 10000000 characters/);
+  });
+});
