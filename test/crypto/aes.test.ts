@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import gcm from './fixtures/gcm-test-case-16.json' with { type: 'json' };
+
+function flipBit(base64: string, byte = 0): string {
+  const buf = Buffer.from(base64, 'base64');
+  buf[byte] ^= 0x01;
+  return buf.toString('base64');
+}
+
+describe('AES-256-GCM encrypt/decrypt', () => {
+  let t: TestApp;
+  const post = (url: string, body: object) => t.app.inject({ method: 'POST', url, headers: t.auth, payload: body });
+  const key = randomBytes(32).toString('base64');
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  it('GCM specification test case 16 (AES-256, AAD) decrypts through the API', async () => {
+    const res = await post('/v1/auth/decrypt', {
+      ciphertext: gcm.ciphertext, ciphertext_encoding: 'hex', iv: gcm.iv, iv_encoding: 'hex', tag: gcm.tag, tag_encoding: 'hex',
+      key: gcm.key, key_encoding: 'hex', aad: gcm.aad, aad_encoding: 'hex',
+    });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { plaintext: gcm.plaintext, plaintext_encoding: 'hex' });
+  });
+
+  it('test case 16 with every input as base64 (the defaults)', async () => {
+    const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+    const res = await post('/v1/auth/decrypt', {
+      ciphertext: b64(gcm.ciphertext), iv: b64(gcm.iv), tag: b64(gcm.tag), key: b64(gcm.key), aad: b64(gcm.aad), aad_encoding: 'base64', plaintext_encoding: 'hex',
+    });
+    assert.deepEqual(res.json(), { plaintext: gcm.plaintext, plaintext_encoding: 'hex' });
+  });
+
+  it('test case 16: the wrong AAD (as UTF-8 text instead of hex) fails', async () => {
+    const res = await post('/v1/auth/decrypt', {
+      ciphertext: gcm.ciphertext, ciphertext_encoding: 'hex', iv: gcm.iv, iv_encoding: 'hex', tag: gcm.tag, tag_encoding: 'hex',
+      key: gcm.key, key_encoding: 'hex', aad: gcm.aad,
+    });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'decryption_failed');
+  });
+
+  it('encrypt with a key: 12-byte IV, 16-byte tag, base64; an independent node:crypto decrypt agrees', async () => {
+    const res = await post('/v1/auth/encrypt', { plaintext: 'attack at dawn', key, aad: 'user:42' });
+    assert.equal(res.statusCode, 200);
+    const body = res.json();
+    assert.deepEqual(Object.keys(body).sort(), ['algorithm', 'ciphertext', 'iv', 'tag']);
+    assert.equal(body.algorithm, 'aes-256-gcm');
+    assert.equal(Buffer.from(body.iv, 'base64').length, 12);
+    assert.equal(Buffer.from(body.tag, 'base64').length, 16);
+    const d = createDecipheriv('aes-256-gcm', Buffer.from(key, 'base64'), Buffer.from(body.iv, 'base64'));
+    d.setAAD(Buffer.from('user:42'));
+    d.setAuthTag(Buffer.from(body.tag, 'base64'));
+    assert.equal(Buffer.concat([d.update(Buffer.from(body.ciphertext, 'base64')), d.final()]).toString(), 'attack at dawn');
+    const back = await post('/v1/auth/decrypt', { ...body, algorithm: undefined, key, aad: 'user:42' });
+    assert.deepEqual(back.json(), { plaintext: 'attack at dawn', plaintext_encoding: 'utf8' });
+  });
+
+  it('decrypts what an independent node:crypto encrypt produced (hex key)', async () => {
+    const k = randomBytes(32);
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', k, iv);
+    const ct = Buffer.concat([c.update('héllo'), c.final()]);
+    const res = await post('/v1/auth/decrypt', { ciphertext: ct.toString('base64'), iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), key: k.toString('hex'), key_encoding: 'hex' });
+    assert.deepEqual(res.json(), { plaintext: 'héllo', plaintext_encoding: 'utf8' });
+  });
+
+  it('every call draws a fresh IV', async () => {
+    const a = (await post('/v1/auth/encrypt', { plaintext: 'same', key })).json();
+    const b = (await post('/v1/auth/encrypt', { plaintext: 'same', key })).json();
+    assert.notEqual(a.iv, b.iv);
+    assert.notEqual(a.ciphertext + a.tag, b.ciphertext + b.tag);
+  });
+
+  it('with neither key nor passphrase a fresh 32-byte key is generated and returned', async () => {
+    const res = await post('/v1/auth/encrypt', { plaintext: 'secret' });
+    const body = res.json();
+    assert.equal(Buffer.from(body.key, 'base64').length, 32);
+    const back = await post('/v1/auth/decrypt', { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag, key: body.key });
+    assert.equal(back.json().plaintext, 'secret');
+  });
+
+  it('with a passphrase: scrypt with a random 16-byte salt, parameters returned, round trip', async () => {
+    const res = await post('/v1/auth/encrypt', { plaintext: 'hello', passphrase: 'correct horse battery staple' });
+    const body = res.json();
+    assert.equal(body.kdf, 'scrypt');
+    assert.deepEqual(body.kdf_params, { log_n: 15, r: 8, p: 1 });
+    assert.equal(Buffer.from(body.salt, 'base64').length, 16);
+    assert.equal(body.key, undefined);
+    const back = await post('/v1/auth/decrypt', { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag, passphrase: 'correct horse battery staple', salt: body.salt, kdf_params: body.kdf_params });
+    assert.deepEqual(back.json(), { plaintext: 'hello', plaintext_encoding: 'utf8' });
+    const wrong = await post('/v1/auth/decrypt', { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag, passphrase: 'Correct horse battery staple', salt: body.salt });
+    assert.equal(wrong.statusCode, 422);
+    assert.equal(wrong.json().code, 'decryption_failed');
+  });
+
+  it('binary plaintext comes back as hex unless plaintext_encoding asks for base64', async () => {
+    const enc = (await post('/v1/auth/encrypt', { plaintext: 'ff00fe', plaintext_encoding: 'hex', key })).json();
+    const auto = await post('/v1/auth/decrypt', { ciphertext: enc.ciphertext, iv: enc.iv, tag: enc.tag, key });
+    assert.deepEqual(auto.json(), { plaintext: 'ff00fe', plaintext_encoding: 'hex' });
+    const b64 = await post('/v1/auth/decrypt', { ciphertext: enc.ciphertext, iv: enc.iv, tag: enc.tag, key, plaintext_encoding: 'base64' });
+    assert.deepEqual(b64.json(), { plaintext: '/wD+', plaintext_encoding: 'base64' });
+  });
+
+  describe('tampering → 422 decryption_failed', () => {
+    let sealed: { ciphertext: string; iv: string; tag: string };
+    before(async () => {
+      const body = (await post('/v1/auth/encrypt', { plaintext: 'the quick brown fox', key, aad: 'ctx' })).json();
+      sealed = { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag };
+    });
+    for (const [name, change] of [
+      ['flipped bit in the ciphertext', (s: typeof sealed) => ({ ...s, ciphertext: flipBit(s.ciphertext, 3) })],
+      ['flipped bit in the IV', (s: typeof sealed) => ({ ...s, iv: flipBit(s.iv) })],
+      ['flipped bit in the tag', (s: typeof sealed) => ({ ...s, tag: flipBit(s.tag, 15) })],
+      ['wrong key', (s: typeof sealed) => ({ ...s, key: randomBytes(32).toString('base64') })],
+      ['wrong AAD', (s: typeof sealed) => ({ ...s, aad: 'ctx2' })],
+      ['missing AAD', (s: typeof sealed) => ({ ...s, aad: undefined })],
+    ] as const) {
+      it(name, async () => {
+        const res = await post('/v1/auth/decrypt', { key, aad: 'ctx', ...change(sealed) });
+        assert.equal(res.statusCode, 422);
+        assert.deepEqual(res.json(), { detail: 'Decryption failed: wrong key or tampered data.', code: 'decryption_failed' });
+      });
+    }
+  });
+
+  describe('bad input → 422 validation_error', () => {
+    const sealedish = { ciphertext: 'AAAA', iv: randomBytes(12).toString('base64'), tag: randomBytes(16).toString('base64') };
+    for (const [name, url, body, path] of [
+      ['AES key of 31 bytes (encrypt)', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(31).toString('base64') }, 'key'],
+      ['AES key of 31 bytes (decrypt)', '/v1/auth/decrypt', { ...sealedish, key: randomBytes(31).toString('base64') }, 'key'],
+      ['AES key of 33 bytes as hex', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(33).toString('hex'), key_encoding: 'hex' }, 'key'],
+      ['key that is not base64', '/v1/auth/encrypt', { plaintext: 'x', key: 'not base64!' }, 'key'],
+      ['key and passphrase together', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(32).toString('base64'), passphrase: 'p' }, 'passphrase'],
+      ['IV of 16 bytes', '/v1/auth/decrypt', { ...sealedish, iv: randomBytes(16).toString('base64'), key }, 'iv'],
+      ['tag of 12 bytes', '/v1/auth/decrypt', { ...sealedish, tag: randomBytes(12).toString('base64'), key }, 'tag'],
+      ['decrypt without key or passphrase', '/v1/auth/decrypt', sealedish, 'key'],
+      ['passphrase without salt', '/v1/auth/decrypt', { ...sealedish, passphrase: 'p' }, 'salt'],
+      ['scrypt log_n beyond the bound', '/v1/auth/encrypt', { plaintext: 'x', passphrase: 'p', kdf_params: { log_n: 30, r: 8, p: 1 } }, 'kdf_params.log_n'],
+      ['plaintext missing', '/v1/auth/encrypt', {}, 'plaintext'],
+      ['unknown field', '/v1/auth/encrypt', { plaintext: 'x', mode: 'cbc' }, 'mode'],
+    ] as const) {
+      it(name, async () => {
+        const res = await post(url, body);
+        assert.equal(res.statusCode, 422);
+        assert.equal(res.json().code, 'validation_error');
+        assert.equal(res.json().errors[0].path, path);
+      });
+    }
+  });
+});
