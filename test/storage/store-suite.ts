@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { newId } from '../../src/ids.js';
+import type { BinRecord, CapturedRequestRecord, MockRecord, Store } from '../../src/storage/types.js';
+
+const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+const HOUR = 3_600_000;
+
+export function binRecord(owner: string, overrides: Partial<BinRecord> = {}): BinRecord {
+  return { id: newId('bin_'), ownerKeyId: owner, name: null, createdAt: T0, expiresAt: T0 + HOUR, requestCount: 0, ...overrides };
+}
+
+export function capturedRequest(binId: string, overrides: Partial<CapturedRequestRecord> = {}): CapturedRequestRecord {
+  return {
+    id: newId('req_'), binId, method: 'POST', path: `/v1/catch/${binId}/hook`, queryString: 'a=1&b=2',
+    headers: { 'content-type': 'application/octet-stream', 'x-multi': 'a, b' }, body: Buffer.from([0, 1, 2, 255, 254]),
+    contentType: 'application/octet-stream', sourceIp: '127.0.0.1', timestamp: T0 + 1000, ...overrides,
+  };
+}
+
+export function mockRecord(owner: string, overrides: Partial<MockRecord> = {}): MockRecord {
+  return {
+    id: newId('mock_'), ownerKeyId: owner, name: 'm', statusCode: 201, contentType: 'text/plain', headers: { 'x-a': '1' },
+    body: 'hello', responseBodyJson: null, method: null, path: null, delayMs: 0, createdAt: T0, expiresAt: T0 + HOUR,
+    hitCount: 0, ...overrides,
+  };
+}
+
+/**
+ * The one suite every store implementation must pass, unchanged. `makeStore` returns a fresh,
+ * empty store (or one isolated by a key prefix).
+ */
+export function runStoreSuite(name: string, makeStore: () => Promise<Store>, options: { skip?: string } = {}): void {
+  describe(`store contract: ${name}`, { skip: options.skip }, () => {
+    let store: Store;
+    before(async () => {
+      store = await makeStore();
+    });
+    after(async () => {
+      await store?.close();
+    });
+    const owner = () => newId('key_');
+
+    it('keys: create, find by digest, list, count, rotate, revoke', async () => {
+      const before = await store.keys.countKeys();
+      const rec = { id: newId('key_'), digest: 'd'.repeat(64), hint: 'dk_abcd…', name: 'n', plan: 'free', marketplaceHost: null, createdAt: T0, revokedAt: null };
+      await store.keys.createKey(rec);
+      assert.deepEqual(await store.keys.findKeyByDigest(rec.digest), rec);
+      assert.deepEqual(await store.keys.getKey(rec.id), rec);
+      assert.equal(await store.keys.findKeyByDigest('e'.repeat(64)), null);
+      assert.equal(await store.keys.countKeys(), before + 1);
+      assert.ok((await store.keys.listKeys()).some((k) => k.id === rec.id));
+      assert.equal(await store.keys.rotateKey(rec.id, 'f'.repeat(64), 'dk_wxyz…'), true);
+      assert.equal(await store.keys.findKeyByDigest(rec.digest), null, 'old digest gone');
+      assert.equal((await store.keys.findKeyByDigest('f'.repeat(64)))?.hint, 'dk_wxyz…');
+      assert.equal(await store.keys.revokeKey(rec.id, T0 + 5), true);
+      assert.equal((await store.keys.getKey(rec.id))?.revokedAt, T0 + 5);
+      assert.equal(await store.keys.revokeKey(rec.id, T0 + 6), false);
+      assert.equal(await store.keys.rotateKey(rec.id, 'a'.repeat(64), 'x'), false, 'a revoked key cannot rotate');
+      assert.equal(await store.keys.revokeKey('key_unknown', T0), false);
+    });
+
+    it('credits: reserve within the limit, refuse beyond it, refund, unlimited', async () => {
+      const k = owner();
+      assert.deepEqual(await store.usage.reserveCredits(k, '2026-11', 2, 3), { ok: true, used: 2 });
+      assert.deepEqual(await store.usage.reserveCredits(k, '2026-11', 2, 3), { ok: false, used: 2 });
+      assert.deepEqual(await store.usage.reserveCredits(k, '2026-11', 1, 3), { ok: true, used: 3 });
+      assert.equal(await store.usage.refundCredits(k, '2026-11', 1), 2);
+      assert.equal(await store.usage.creditsUsed(k, '2026-11'), 2);
+      assert.equal(await store.usage.creditsUsed(k, '2026-12'), 0, 'periods are separate');
+      assert.deepEqual(await store.usage.reserveCredits(k, '2026-12', 5, null), { ok: true, used: 5 });
+      assert.deepEqual(await store.usage.reserveCredits(owner(), '2026-11', 2, 1), { ok: false, used: 0 });
+    });
+
+    it('credits: 20 concurrent reservations for 1 remaining credit, exactly one wins', async () => {
+      const k = owner();
+      await store.usage.reserveCredits(k, '2026-11', 9, 10);
+      const results = await Promise.all(Array.from({ length: 20 }, () => store.usage.reserveCredits(k, '2026-11', 1, 10)));
+      assert.equal(results.filter((r) => r.ok).length, 1);
+      assert.equal(await store.usage.creditsUsed(k, '2026-11'), 10);
+    });
+
+    it('rate limits count per subject and window', async () => {
+      const s = owner();
+      assert.equal(await store.usage.hitRateLimit(s, 100, 60_000), 1);
+      assert.equal(await store.usage.hitRateLimit(s, 100, 60_000), 2);
+      assert.equal(await store.usage.hitRateLimit(owner(), 100, 60_000), 1);
+      assert.equal(await store.usage.hitRateLimit(s, 101, 60_000), 1, 'a new window starts at 1');
+    });
+
+    it('bins: create, get, expiry hides, owner list newest first with paging', async () => {
+      const o = owner();
+      const a = binRecord(o, { createdAt: T0, name: 'first' });
+      const b = binRecord(o, { createdAt: T0 + 10 });
+      const c = binRecord(o, { createdAt: T0 + 20, expiresAt: T0 + 30 });
+      for (const bin of [a, b, c]) await store.bins.createBin(bin);
+      await store.bins.createBin(binRecord(owner()));
+      assert.deepEqual(await store.bins.getBin(a.id, T0), a);
+      assert.equal(await store.bins.getBin(c.id, T0 + 30), null, 'expired at expires_at');
+      const all = await store.bins.listBins(o, { limit: 10, offset: 0 }, T0 + 25);
+      assert.equal(all.total, 3);
+      assert.deepEqual(all.items.map((x) => x.id), [c.id, b.id, a.id]);
+      const later = await store.bins.listBins(o, { limit: 1, offset: 1 }, T0 + 40);
+      assert.equal(later.total, 2);
+      assert.deepEqual(later.items.map((x) => x.id), [a.id]);
+      assert.equal(await store.bins.getBin('bin_nope', T0), null);
+    });
+
+    it('captures: stored byte-exact, counted, listed newest first, read back, cleared', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const first = capturedRequest(bin.id, { timestamp: T0 + 1 });
+      const second = capturedRequest(bin.id, { timestamp: T0 + 1, method: 'PURGE', body: Buffer.from('{"a":1}'), contentType: '' });
+      assert.equal(await store.bins.captureRequest(first, { maxRequests: 10, now: T0 }), 1);
+      assert.equal(await store.bins.captureRequest(second, { maxRequests: 10, now: T0 }), 2);
+      const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
+      assert.equal(page.total, 2);
+      assert.deepEqual(page.items.map((r) => r.id), [second.id, first.id], 'capture order breaks timestamp ties');
+      const { headers: _h, body: _b, ...summary } = first;
+      assert.deepEqual(page.items[1], { ...summary, contentLength: 5 });
+      const read = await store.bins.getRequest(bin.id, first.id);
+      assert.deepEqual(read, first);
+      assert.ok(Buffer.isBuffer(read!.body));
+      assert.equal(await store.bins.getRequest('bin_other', first.id), null, 'a request is read through its own bin only');
+      assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 2);
+      assert.equal(await store.bins.clearRequests(bin.id), 2);
+      assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
+      assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 2, 'request_count counts since creation');
+    });
+
+    it('captures: refused for missing and expired bins (nothing stored)', async () => {
+      const bin = binRecord(owner(), { expiresAt: T0 + 100 });
+      await store.bins.createBin(bin);
+      assert.equal(await store.bins.captureRequest(capturedRequest('bin_missing'), { maxRequests: 10, now: T0 }), null);
+      assert.equal(await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 10, now: T0 + 100 }), null);
+      assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
+    });
+
+    it('captures: the newest maxRequests are retained, request_count keeps counting', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const r = capturedRequest(bin.id, { timestamp: T0 + i });
+        ids.push(r.id);
+        await store.bins.captureRequest(r, { maxRequests: 3, now: T0 });
+      }
+      const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
+      assert.equal(page.total, 3);
+      assert.deepEqual(page.items.map((r) => r.id), ids.slice(4).reverse());
+      assert.equal(await store.bins.getRequest(bin.id, ids[0]), null, 'evicted requests are gone');
+      assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 7);
+      const paged = await store.bins.listRequests(bin.id, { limit: 2, offset: 1 });
+      assert.deepEqual(paged.items.map((r) => r.id), [ids[5], ids[4]]);
+    });
+
+    it('captures: 300 concurrent captures to one bin are all stored and counted', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const counts = await Promise.all(Array.from({ length: 300 }, () => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 })));
+      assert.deepEqual([...counts].sort((x, y) => x! - y!), Array.from({ length: 300 }, (_, i) => i + 1));
+      assert.equal((await store.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 300);
+      assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 300);
+    });
+
+    it('bins: delete removes the bin and its requests', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const r = capturedRequest(bin.id);
+      await store.bins.captureRequest(r, { maxRequests: 10, now: T0 });
+      assert.equal(await store.bins.deleteBin(bin.id), true);
+      assert.equal(await store.bins.getBin(bin.id, T0), null);
+      assert.equal(await store.bins.getRequest(bin.id, r.id), null);
+      assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
+      assert.equal(await store.bins.deleteBin(bin.id), false);
+      assert.equal(await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 10, now: T0 }), null);
+    });
+
+    it('mocks: create, get, list, patch, hit counts, delete, expiry', async () => {
+      const o = owner();
+      const m = mockRecord(o);
+      const json = mockRecord(o, { createdAt: T0 + 5, body: null, responseBodyJson: '{"x":[1,2]}', method: 'POST', path: '/orders', headers: {} });
+      await store.mocks.createMock(m);
+      await store.mocks.createMock(json);
+      assert.deepEqual(await store.mocks.getMock(m.id, T0), m);
+      assert.deepEqual(await store.mocks.getMock(json.id, T0), json);
+      const list = await store.mocks.listMocks(o, { limit: 10, offset: 0 }, T0);
+      assert.equal(list.total, 2);
+      assert.deepEqual(list.items.map((x) => x.id), [json.id, m.id]);
+      const patched = await store.mocks.updateMock(m.id, { statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 }, T0);
+      assert.deepEqual(patched, { ...m, statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 });
+      assert.equal(await store.mocks.updateMock('mock_missing', { statusCode: 500 }, T0), null);
+      assert.equal(await store.mocks.recordMockHit(m.id, T0), 1);
+      assert.equal(await store.mocks.recordMockHit(m.id, T0), 2);
+      const hits = await Promise.all(Array.from({ length: 50 }, () => store.mocks.recordMockHit(json.id, T0)));
+      assert.equal(Math.max(...(hits as number[])), 50);
+      assert.equal((await store.mocks.getMock(json.id, T0))!.hitCount, 50);
+      assert.equal(await store.mocks.recordMockHit(m.id, T0 + HOUR), null, 'expired mocks are not served');
+      assert.equal(await store.mocks.getMock(m.id, T0 + HOUR), null);
+      assert.equal(await store.mocks.deleteMock(json.id), true);
+      assert.equal(await store.mocks.deleteMock(json.id), false);
+      assert.equal(await store.mocks.getMock(json.id, T0), null);
+    });
+
+    it('purgeExpired deletes expired bins with their requests and expired mocks only', async () => {
+      const o = owner();
+      const old = binRecord(o, { expiresAt: T0 + 10 });
+      const live = binRecord(o, { expiresAt: T0 + HOUR });
+      await store.bins.createBin(old);
+      await store.bins.createBin(live);
+      const r = capturedRequest(old.id);
+      await store.bins.captureRequest(r, { maxRequests: 10, now: T0 });
+      await store.mocks.createMock(mockRecord(o, { expiresAt: T0 + 10 }));
+      const liveMock = mockRecord(o);
+      await store.mocks.createMock(liveMock);
+      const purged = await store.purgeExpired(T0 + 20);
+      assert.ok(purged.bins >= 1 && purged.mocks >= 1, JSON.stringify(purged));
+      assert.equal(await store.bins.getRequest(old.id, r.id), null);
+      assert.equal(await store.bins.getBin(old.id, T0), null, 'purged data is gone even for an earlier clock');
+      assert.deepEqual(await store.bins.getBin(live.id, T0), live);
+      assert.ok(await store.mocks.getMock(liveMock.id, T0));
+    });
+
+    it('pubsub delivers in publish order until unsubscribed', async () => {
+      const channel = `bin:${newId('bin_')}`;
+      const got: string[] = [];
+      const unsubscribe = await store.pubsub.subscribe(channel, (m) => got.push(m));
+      for (let i = 0; i < 20; i++) await store.pubsub.publish(channel, String(i));
+      for (let i = 0; i < 50 && got.length < 20; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(got, Array.from({ length: 20 }, (_, i) => String(i)));
+      await unsubscribe();
+      await store.pubsub.publish(channel, 'late');
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(got.length, 20);
+    });
+
+    it('ping answers while the backend is reachable', async () => {
+      await store.ping();
+    });
+  });
+}
