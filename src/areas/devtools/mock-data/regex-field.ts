@@ -107,7 +107,7 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
 export const REGEX_TYPE: FieldType = {
   name: 'regex',
   description:
-    'String matching options.pattern (JavaScript syntax: classes, quantifiers, alternation, groups, back-references; ' +
+    'String matching options.pattern (JavaScript syntax without the u flag: classes, quantifiers, alternation, groups, back-references; ' +
     `no lookarounds). Unbounded repetitions (*, +, {n,}) and ranges {n,m} produce at most min + max_repeat items; patterns that could ` +
     `produce more than ${MAX_REGEX_OUTPUT} characters are refused. "." and negated classes draw from printable ASCII.`,
   options: {
