@@ -1,7 +1,154 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { DevutilError, invalidField } from '../../errors.js';
+import type { ByteEncoding } from './bytes.js';
+import { JWT_ALGORITHMS, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { decodeJwt, JwtMalformedError } from './jwt-decode.js';
+import { importHmacSecret, importPrivateKey, importPublicKey, type WireKey } from './jwt-keys.js';
+import {
+  jwtDecodeBody,
+  jwtDecodeResponse,
+  jwtGenerateBody,
+  jwtGenerateResponse,
+  jwtVerifyBody,
+  jwtVerifyResponse,
+  keypairBody,
+  keypairResponse,
+} from './jwt-schemas.js';
+import { signJwt } from './jwt-sign.js';
+import { verifyJwt } from './jwt-verify.js';
+import { generateKeyPair, type KeyPairType } from './keypair.js';
 
+interface KeyFields {
+  secret?: string;
+  secret_encoding?: ByteEncoding;
+}
+
+interface JwtGenerateWire extends KeyFields {
+  payload: Record<string, unknown>;
+  algorithm: JwtAlgorithmName;
+  private_key?: WireKey;
+  expires_in?: number;
+  not_before?: number;
+  issuer?: string;
+  subject?: string;
+  audience?: string | string[];
+  header?: Record<string, unknown>;
+}
+
+interface JwtVerifyWire extends KeyFields {
+  token: string;
+  public_key?: WireKey;
+  algorithms?: JwtAlgorithmName[];
+  issuer?: string;
+  audience?: string | string[];
+  clock_tolerance: number;
+}
+
+/** jwt-generate, jwt-verify, jwt-decode and generate-keypair (CONTRACT §4). */
 export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  app.post('/v1/auth/jwt-generate', {
+    config: { area: 'auth' },
+    schema: {
+      summary: 'Sign a JWT (HS*, RS*, PS*, ES*, EdDSA)',
+      description:
+        'HS* take `secret` (+ `secret_encoding`); the others take `private_key` as PEM (PKCS#8, PKCS#1, SEC1) or a JWK. ' +
+        'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA < 2048 bits) ' +
+        'and a PEM key, certificate or JWK given as an HMAC secret. `iat` is the current time unless the payload has one; ' +
+        '`expires_in` and `not_before` are seconds from now; `issuer`/`subject`/`audience` override the payload\'s claims. ' +
+        '`header` adds protected-header parameters (`typ` defaults to JWT; `alg` must match; `crit`/`b64` are refused).',
+      body: jwtGenerateBody,
+      response: { 200: jwtGenerateResponse },
+    },
+    handler: async (request) => {
+      const b = request.body as JwtGenerateWire;
+      const isHmac = JWT_ALGORITHMS[b.algorithm].family === 'hmac';
+      const [keyField, other] = isHmac ? ['secret', 'private_key'] : ['private_key', 'secret'];
+      if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
+      if (b[keyField as keyof JwtGenerateWire] === undefined) throw invalidField(keyField, `is required for ${b.algorithm}`);
+      const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
+      return signJwt({
+        algorithm: b.algorithm,
+        key,
+        keyField,
+        payload: b.payload,
+        expiresIn: b.expires_in,
+        notBefore: b.not_before,
+        issuer: b.issuer,
+        subject: b.subject,
+        audience: b.audience,
+        header: b.header,
+        now: ctx.now(),
+      });
+    },
+  });
+
+  app.post('/v1/auth/jwt-verify', {
+    config: { area: 'auth' },
+    schema: {
+      summary: 'Verify a JWT signature and its claims',
+      description:
+        'Exactly one of `secret` (HS*) or `public_key` (PEM SPKI/PKCS#1/certificate or JWK; a private key is reduced to its ' +
+        'public half). Unusable key material is a 422 (so is a PEM key or certificate given as `secret`). Every problem ' +
+        'with the token itself is a 200 with `valid: false` and a `reason`: `alg: none`, an algorithm outside `algorithms` ' +
+        'or a key of another family → algorithm_not_allowed; then the signature → invalid_signature; then exp → expired, ' +
+        'nbf → not_yet_valid (both with `clock_tolerance`), iss/aud and claim types → claim_mismatch. A JWS whose payload ' +
+        'is not a JSON object is malformed (the error says whether its signature held).',
+      body: jwtVerifyBody,
+      response: { 200: jwtVerifyResponse },
+    },
+    handler: async (request) => {
+      const b = request.body as JwtVerifyWire;
+      if (b.secret !== undefined && b.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
+      if (b.secret === undefined && b.public_key === undefined) {
+        throw new DevutilError('validation_error', 'Give secret (HS*) or public_key (other algorithms).', {
+          errors: [{ path: 'secret', message: 'or public_key is required' }],
+        });
+      }
+      const key = b.secret !== undefined ? importHmacSecret(b.secret, b.secret_encoding) : importPublicKey(b.public_key!);
+      return verifyJwt(b.token, key, {
+        algorithms: b.algorithms,
+        issuer: b.issuer,
+        audience: b.audience,
+        clockTolerance: b.clock_tolerance,
+        now: ctx.now(),
+      });
+    },
+  });
+
+  app.post('/v1/auth/jwt-decode', {
+    config: { area: 'auth' },
+    schema: {
+      summary: 'Decode a JWT without verifying it',
+      description: 'Header and claims as JSON, signature as base64url. Not three parts, bad base64url, or a header/payload that is not a JSON object → 422.',
+      body: jwtDecodeBody,
+      response: { 200: jwtDecodeResponse },
+    },
+    handler: async (request) => {
+      try {
+        return decodeJwt((request.body as { token: string }).token);
+      } catch (err) {
+        if (err instanceof JwtMalformedError) throw invalidField('token', err.message);
+        throw err;
+      }
+    },
+  });
+
+  app.post('/v1/auth/generate-keypair', {
+    config: { area: 'auth' },
+    schema: {
+      summary: 'Generate an RSA, EC or Ed25519 key pair',
+      description:
+        'RSA 2048/3072/4096 (e 65537), EC P-256/P-384/P-521, or Ed25519, as PEM (SPKI public, PKCS#8 private) or JWK. ' +
+        '`modulus_length` applies to rsa only and `curve` to ec only (otherwise 422); ed25519 answers `curve: "Ed25519"`. ' +
+        'Generation runs off the event loop.',
+      body: keypairBody,
+      response: { 200: keypairResponse },
+    },
+    handler: async (request) => {
+      const b = request.body as { type: KeyPairType; modulus_length?: number; curve?: string; format: 'pem' | 'jwk' };
+      const pair = await generateKeyPair({ type: b.type, modulusLength: b.modulus_length, curve: b.curve, format: b.format });
+      return { public_key: pair.publicKey, private_key: pair.privateKey, type: pair.type, modulus_length: pair.modulusLength, curve: pair.curve };
+    },
+  });
 }

@@ -1,0 +1,70 @@
+import type { KeyObject } from 'node:crypto';
+
+export type JwtFamily = 'hmac' | 'rsa' | 'rsa-pss' | 'ecdsa' | 'eddsa';
+
+export interface JwtAlgorithm {
+  family: JwtFamily;
+  /** What the key must be: `secret` for HMAC, else node:crypto's `asymmetricKeyType`. */
+  keyTypes: readonly string[];
+  /** Required curve (node:crypto `namedCurve`, and its JOSE name) for ECDSA. */
+  curve?: { node: string; jose: string };
+  /** Smallest RSA modulus accepted (RFC 7518 §3.3). */
+  minModulusBits?: number;
+}
+
+const RSA = { keyTypes: ['rsa'], minModulusBits: 2048 } as const;
+const PSS = { keyTypes: ['rsa', 'rsa-pss'], minModulusBits: 2048 } as const;
+
+/** JWS algorithms the service signs and verifies, one row each (RFC 7518 §3, RFC 8037). `none` is never one. */
+export const JWT_ALGORITHMS = {
+  HS256: { family: 'hmac', keyTypes: ['secret'] },
+  HS384: { family: 'hmac', keyTypes: ['secret'] },
+  HS512: { family: 'hmac', keyTypes: ['secret'] },
+  RS256: { family: 'rsa', ...RSA },
+  RS384: { family: 'rsa', ...RSA },
+  RS512: { family: 'rsa', ...RSA },
+  PS256: { family: 'rsa-pss', ...PSS },
+  PS384: { family: 'rsa-pss', ...PSS },
+  PS512: { family: 'rsa-pss', ...PSS },
+  ES256: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'prime256v1', jose: 'P-256' } },
+  ES384: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp384r1', jose: 'P-384' } },
+  ES512: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp521r1', jose: 'P-521' } },
+  EdDSA: { family: 'eddsa', keyTypes: ['ed25519'] },
+} as const satisfies Record<string, JwtAlgorithm>;
+
+export type JwtAlgorithmName = keyof typeof JWT_ALGORITHMS;
+export const JWT_ALGORITHM_NAMES = Object.keys(JWT_ALGORITHMS) as JwtAlgorithmName[];
+
+/** Narrow a header's `alg` to a supported algorithm name. */
+export function isJwtAlgorithm(alg: unknown): alg is JwtAlgorithmName {
+  return typeof alg === 'string' && Object.hasOwn(JWT_ALGORITHMS, alg);
+}
+
+function describeKey(key: KeyObject): string {
+  if (key.type === 'secret') return 'an HMAC secret';
+  const curve = key.asymmetricKeyDetails?.namedCurve;
+  return `an ${key.asymmetricKeyType?.toUpperCase()}${curve ? ` (${curve})` : ''} ${key.type} key`;
+}
+
+/**
+ * Why a key cannot be used with an algorithm, or undefined when it can: the key type must match
+ * the algorithm's family (an RSA key never verifies HS256), ECDSA keys their curve, RSA keys
+ * at least 2048 bits.
+ *
+ * @example
+ *   keyMismatch('HS256', rsaPublicKey) // 'HS256 needs an HMAC secret, not an RSA public key'
+ */
+export function keyMismatch(alg: JwtAlgorithmName, key: KeyObject): string | undefined {
+  const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
+  const type = key.type === 'secret' ? 'secret' : (key.asymmetricKeyType ?? 'unknown');
+  const wanted = row.family === 'hmac' ? 'an HMAC secret' : `a ${row.keyTypes.map((t) => t.toUpperCase()).join(' or ')} key`;
+  if (!row.keyTypes.includes(type)) return `${alg} needs ${wanted}, not ${describeKey(key)}`;
+  if (row.curve && key.asymmetricKeyDetails?.namedCurve !== row.curve.node) {
+    return `${alg} needs a ${row.curve.jose} key, not ${describeKey(key)}`;
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength;
+  if (row.minModulusBits && bits !== undefined && bits < row.minModulusBits) {
+    return `${alg} needs an RSA key of at least ${row.minModulusBits} bits, not ${bits}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,61 @@
+import { createPrivateKey, createPublicKey, createSecretKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { invalidField } from '../../errors.js';
+import { decodeBytes, type ByteEncoding } from './bytes.js';
+
+/** A key as the wire carries it: PEM text or a JWK object. */
+export type WireKey = string | Record<string, unknown>;
+
+// A PEM block or a JSON object offered as an HMAC secret is almost always the public key of an
+// RS/ES token: accepting it is the classic algorithm-confusion attack.
+const LOOKS_LIKE_KEY = /-----BEGIN [A-Z0-9 ]+-----|^\s*\{\s*"(?:kty|keys)"/;
+
+/**
+ * The HMAC key of `secret` read in its `secret_encoding`; a PEM key or certificate, or a JWK,
+ * offered as a secret is a 422.
+ *
+ * @example
+ *   importHmacSecret('AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow', 'base64url')
+ */
+export function importHmacSecret(secret: string, encoding: ByteEncoding | undefined): KeyObject {
+  const bytes = decodeBytes(secret, encoding, 'secret');
+  if (LOOKS_LIKE_KEY.test(bytes.toString('latin1'))) {
+    throw invalidField('secret', 'is a PEM key, certificate or JWK; an HMAC secret must be a shared secret, never a public key');
+  }
+  if (bytes.length === 0) throw invalidField('secret', 'must not be empty');
+  return createSecretKey(bytes);
+}
+
+/**
+ * A private key from PEM (PKCS#8, PKCS#1 RSA, SEC1 EC) or a JWK object; anything else is a 422
+ * on `private_key`.
+ *
+ * @example
+ *   importPrivateKey('-----BEGIN PRIVATE KEY-----\n...') // KeyObject { type: 'private' }
+ */
+export function importPrivateKey(key: WireKey): KeyObject {
+  try {
+    const imported = typeof key === 'string' ? createPrivateKey(key) : createPrivateKey({ key: key as JsonWebKey, format: 'jwk' });
+    if (imported.type === 'private') return imported;
+  } catch {
+    // reported below with one message for every unusable input
+  }
+  throw invalidField('private_key', 'is not a private key (PEM PKCS#8, PKCS#1 or SEC1, or a JWK with its private part)');
+}
+
+/**
+ * A public key from PEM (SPKI, PKCS#1, an X.509 certificate, or a private key whose public half
+ * is taken) or a JWK object; anything else is a 422 on `public_key`.
+ *
+ * @example
+ *   importPublicKey({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })
+ */
+export function importPublicKey(key: WireKey): KeyObject {
+  try {
+    if (typeof key === 'string' && key.includes('-----BEGIN CERTIFICATE-----')) return new X509Certificate(key).publicKey;
+    const imported = typeof key === 'string' ? createPublicKey(key) : createPublicKey({ key: key as JsonWebKey, format: 'jwk' });
+    if (imported.type === 'public') return imported;
+  } catch {
+    // reported below with one message for every unusable input
+  }
+  throw invalidField('public_key', 'is not a public key (PEM SPKI or PKCS#1, an X.509 certificate, or a public JWK)');
+}
