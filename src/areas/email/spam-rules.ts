@@ -1,0 +1,103 @@
+import { BOT_USER_AGENT, DISPOSABLE_DOMAINS, SPAM_PHRASES } from './spam-lists.js';
+
+/** A form submission as the scorer sees it. */
+export interface FormSubmission {
+  message: string;
+  name?: string;
+  email?: string;
+  subject?: string;
+  ip?: string;
+  userAgent?: string;
+  honeypot?: string;
+  timeToSubmitMs?: number;
+}
+
+/** One rule: `check` returns the detail sentence when it fires (and the weight, when it scales), else null. */
+export interface SpamRule {
+  rule: string;
+  weight: number;
+  description: string;
+  check(form: FormSubmission): { detail: string; weight?: number } | null;
+}
+
+const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
+const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/gu;
+const PHRASE_PATTERNS = SPAM_PHRASES.map((p) => ({ phrase: p, re: new RegExp(`(?<![\\p{L}\\p{N}])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu') }));
+const PHRASE_WEIGHT = 10;
+const PHRASE_CAP = 40;
+
+function textFields(f: FormSubmission): string {
+  return [f.name, f.email, f.subject, f.message].filter((x) => x !== undefined).join('\n');
+}
+
+function emailDomain(email: string): string | null {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? email.slice(at + 1).trim().toLowerCase().replace(/\.$/, '') : null;
+}
+
+function disposableMatch(domain: string): string | undefined {
+  const labels = domain.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const candidate = labels.slice(i).join('.');
+    if (DISPOSABLE_DOMAINS.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** The rules, in the order reasons are reported. Weights add up; the score is capped at 100. */
+export const SPAM_RULES: readonly SpamRule[] = [
+  { rule: 'honeypot', weight: 60, description: 'the hidden honeypot field is not empty (only bots fill it)',
+    check: (f) => (f.honeypot && f.honeypot.trim() !== '' ? { detail: 'the honeypot field was filled in' } : null) },
+  { rule: 'submitted_too_fast', weight: 30, description: 'time_to_submit_ms under 3000 (people need longer to fill a form)',
+    check: (f) => (f.timeToSubmitMs !== undefined && f.timeToSubmitMs < 3000 ? { detail: `submitted ${f.timeToSubmitMs} ms after the form was shown (under 3000 ms)` } : null) },
+  { rule: 'link_density', weight: 25, description: '3 or more links in the message, or links are more than 20% of its words',
+    check: (f) => {
+      const links = f.message.match(URL_PATTERN)?.length ?? 0;
+      const words = f.message.split(/\s+/).filter(Boolean).length;
+      if (links >= 3 || (links > 0 && links / words > 0.2)) return { detail: `${links} link(s) in ${words} word(s)` };
+      return null;
+    } },
+  { rule: 'markup_links', weight: 20, description: 'HTML anchors or BBCode [url] tags in the message (form fields are plain text)',
+    check: (f) => (/<a\s[^>]*href|\[url[=\]]|\[link[=\]]/i.test(f.message) ? { detail: 'the message contains HTML or BBCode links' } : null) },
+  { rule: 'spam_phrases', weight: PHRASE_WEIGHT, description: `known spam phrases in subject or message: ${PHRASE_WEIGHT} per distinct phrase, at most ${PHRASE_CAP}`,
+    check: (f) => {
+      const text = [f.subject ?? '', f.message].join('\n').normalize('NFKC');
+      const found = PHRASE_PATTERNS.filter((p) => p.re.test(text)).map((p) => p.phrase);
+      return found.length ? { detail: `spam phrases: ${found.join(', ')}`, weight: Math.min(PHRASE_CAP, found.length * PHRASE_WEIGHT) } : null;
+    } },
+  { rule: 'disposable_email', weight: 25, description: 'the e-mail domain is a known throwaway-mailbox provider',
+    check: (f) => {
+      const domain = f.email ? emailDomain(f.email) : null;
+      const match = domain ? disposableMatch(domain) : undefined;
+      return match ? { detail: `${domain} is a disposable e-mail domain (${match})` } : null;
+    } },
+  { rule: 'invalid_email', weight: 15, description: 'an e-mail was given but is not of the form local@domain.tld',
+    check: (f) => (f.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(f.email.trim()) ? { detail: `"${f.email.slice(0, 100)}" is not an e-mail address` } : null) },
+  { rule: 'link_in_name', weight: 20, description: 'the name field contains a link or an e-mail address',
+    check: (f) => (f.name && /https?:\/\/|www\.|@|\.(?:com|net|org|ru|xyz|top)\b/i.test(f.name) ? { detail: 'the name contains a link or address' } : null) },
+  { rule: 'zero_width_characters', weight: 20, description: 'invisible characters (zero-width, soft hyphen, bidi controls) used to dodge filters',
+    check: (f) => {
+      const n = textFields(f).match(INVISIBLE)?.length ?? 0;
+      return n ? { detail: `${n} invisible character(s)` } : null;
+    } },
+  { rule: 'mixed_scripts', weight: 20, description: 'a word mixing Latin with Cyrillic or Greek letters (look-alike spelling)',
+    check: (f) => {
+      const word = textFields(f).normalize('NFC').match(/[\p{L}\p{M}]+/gu)?.find((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w));
+      return word ? { detail: `"${word.slice(0, 40)}" mixes scripts` } : null;
+    } },
+  { rule: 'excessive_caps', weight: 10, description: 'subject or message of 20+ letters that is more than 60% capitals',
+    check: (f) => {
+      for (const [field, text] of [['subject', f.subject ?? ''], ['message', f.message]]) {
+        const letters = text.match(/\p{L}/gu) ?? [];
+        const upper = letters.filter((c) => c !== c.toLowerCase()).length;
+        if (letters.length >= 20 && upper / letters.length > 0.6) return { detail: `${Math.round((100 * upper) / letters.length)}% of the ${field} letters are capitals` };
+      }
+      return null;
+    } },
+  { rule: 'excessive_punctuation', weight: 5, description: 'runs of 4 or more ! ? or $',
+    check: (f) => (/[!?$]{4,}/.test(textFields(f)) ? { detail: 'runs of !, ? or $' } : null) },
+  { rule: 'bot_user_agent', weight: 15, description: 'user_agent given but empty, or an HTTP library / headless browser / crawler',
+    check: (f) => (f.userAgent !== undefined && (f.userAgent.trim() === '' || BOT_USER_AGENT.test(f.userAgent)) ? { detail: `user agent "${f.userAgent.slice(0, 80)}"` } : null) },
+  { rule: 'empty_message', weight: 10, description: 'the message has fewer than 5 non-space characters',
+    check: (f) => (f.message.replace(/\s/g, '').length < 5 ? { detail: 'the message is (almost) empty' } : null) },
+];
