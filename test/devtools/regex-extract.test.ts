@@ -115,7 +115,7 @@ describe('POST /v1/regex-extract', () => {
     const res = await slow;
     const elapsed = Date.now() - started;
     assert.equal(res.status, 422);
-    assert.equal((await res.json()).code, 'regex_timeout');
+    assert.equal(((await res.json()) as { code: string }).code, 'regex_timeout');
     assert.ok(elapsed < 1000, `took ${elapsed} ms`);
     assert.ok(Math.max(...healthLatencies) < 250, `healthz latencies ${healthLatencies.join(', ')} ms`);
     // The stopped worker was replaced: the next pattern runs normally.

@@ -20,7 +20,7 @@ export interface DateFormatInput {
 
 export interface DateFormatOutput {
   formatted: string;
-  /** ISO 8601 in the target zone, with its offset (`Z` for UTC); milliseconds only when not zero. */
+  /** ISO 8601 in the target zone, with its offset (`+00:00` for UTC); milliseconds only when not zero. */
   iso8601: string;
   /** Whole seconds since the epoch (floor). */
   timestamp: number;

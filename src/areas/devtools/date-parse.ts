@@ -54,7 +54,9 @@ function microsecondOf(text: string, dt: DateTime): number {
 }
 
 /** strftime `input_format` → luxon format string; literal text is quoted. */
-function toLuxonFormat(format: string): string {
+function toLuxonFormat(format: string, input: string): string {
+  // Python's %z takes +hhmm and +hh:mm; luxon needs a different token for each.
+  const tokens = { ...PARSE_TOKENS, z: /[+-]\d\d:\d\d/.test(input) ? 'ZZ' : 'ZZZ' };
   if (format.includes("'")) throw invalidField('input_format', 'must not contain a single quote');
   let out = '';
   let literal = '';
@@ -66,7 +68,7 @@ function toLuxonFormat(format: string): string {
     const letter = format[i + 1];
     if (format[i] !== '%') literal += format[i];
     else if (letter === '%') (literal += '%'), i++;
-    else if (letter !== undefined && Object.hasOwn(PARSE_TOKENS, letter)) (flush(), (out += PARSE_TOKENS[letter]), i++);
+    else if (letter !== undefined && Object.hasOwn(tokens, letter)) (flush(), (out += tokens[letter as keyof typeof tokens]), i++);
     else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${Object.keys(PARSE_TOKENS).map((k) => `%${k}`).join(' ')}`);
   }
   flush();
@@ -128,8 +130,12 @@ export function parseDate(input: string | number, options: ParseOptions): Parsed
  *   // → '2026-03-08T17:07:00.000Z'
  */
 export function parseDateWithFormat(input: string, format: string, options: ParseOptions): ParsedDate {
-  const luxonFormat = toLuxonFormat(format);
-  const dt = DateTime.fromFormat(input, luxonFormat, { zone: options.zone, setZone: true, locale: 'en-US' });
+  const luxonFormat = toLuxonFormat(format, input);
+  const luxonOptions = { zone: options.zone, setZone: true, locale: 'en-US' };
+  const dt = DateTime.fromFormat(input, luxonFormat, luxonOptions);
   if (!dt.isValid) throw bad(`does not match input_format "${format}": ${dt.invalidExplanation ?? dt.invalidReason}`);
-  return { dt: earliest(dt), microsecond: dt.millisecond * 1000 };
+  // luxon keeps milliseconds only; the raw %f digits give the full microseconds.
+  const fraction = format.includes('%f') ? (DateTime.fromFormatExplain(input, luxonFormat, luxonOptions).matches as { u?: string }).u : undefined;
+  const microsecond = fraction ? Number(fraction.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
+  return { dt: earliest(dt), microsecond };
 }

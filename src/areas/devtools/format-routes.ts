@@ -72,7 +72,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
         'A naive input is read in `from_timezone` (default UTC); a skipped local time (DST gap) moves forward, a repeated one means the first. `to_timezone` defaults to `from_timezone`. Unknown zone, impossible date (`2026-02-30`) or empty date → 422.',
         '`input_format` (strftime, whole input must match) accepts %Y %y %m %d %e %H %I %M %S %f %p %b %h %B %a %A %j %z %Z (IANA name) %s %%.',
         '`output_format` (default `%Y-%m-%dT%H:%M:%S%z`, C locale names): %a %A %b %B %c %C %d %D %e %f (microseconds) %F %G %h %H %I %j %k %l %m %M %n %p %P %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%; `%-d` style drops padding; an unknown directive → 422. `%Z` is the tz abbreviation (EST, CEST, AEDT, IST, UTC; `+04` style where none exists).',
-        '`iso8601` is in the target zone with its offset (`Z` for UTC), milliseconds only when not zero; `timestamp` is whole seconds (floor); `timezone` echoes the target zone name.',
+        '`iso8601` is in the target zone with its offset (`+00:00` for UTC), milliseconds only when not zero; `timestamp` is whole seconds (floor); `timezone` echoes the target zone name.',
       ].join('\n\n'),
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
