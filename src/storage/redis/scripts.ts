@@ -1,0 +1,94 @@
+/**
+ * Lua scripts: each makes one multi-step change atomic in a single round trip. Every script
+ * touches keys of one hash tag only, so it runs unchanged on Redis Cluster.
+ */
+export const SCRIPTS = {
+  /** KEYS: counter. ARGV: cost, limit (-1 = none), ttl seconds. → {ok 0|1, used} */
+  reserveCredits: {
+    numberOfKeys: 1,
+    lua: `local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local cost, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
+if limit >= 0 and used + cost > limit then return {0, used} end
+used = redis.call('INCRBY', KEYS[1], cost)
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return {1, used}`,
+  },
+  /** KEYS: counter. ARGV: cost. → used */
+  refundCredits: {
+    numberOfKeys: 1,
+    lua: `local used = tonumber(redis.call('GET', KEYS[1]) or '0') - tonumber(ARGV[1])
+if used < 0 then used = 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], used, 'KEEPTTL') end
+return used`,
+  },
+  /** KEYS: window counter. ARGV: ttl ms. → count */
+  hitRateLimit: {
+    numberOfKeys: 1,
+    lua: `local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`,
+  },
+  /** KEYS: key hash. ARGV: now. → 1 when revoked now */
+  revokeKey: {
+    numberOfKeys: 1,
+    lua: `local r = redis.call('HGET', KEYS[1], 'revokedAt')
+if not r or r ~= 'null' then return 0 end
+redis.call('HSET', KEYS[1], 'revokedAt', ARGV[1])
+return 1`,
+  },
+  /** KEYS: key hash. ARGV: digest-key prefix, new digest JSON, new hint JSON, new digest. → 1 when rotated */
+  rotateKey: {
+    numberOfKeys: 1,
+    lua: `local r = redis.call('HGET', KEYS[1], 'revokedAt')
+if not r or r ~= 'null' then return 0 end
+local old = cjson.decode(redis.call('HGET', KEYS[1], 'digest'))
+redis.call('DEL', ARGV[1] .. old)
+redis.call('SET', ARGV[1] .. ARGV[4], cjson.decode(redis.call('HGET', KEYS[1], 'id')))
+redis.call('HSET', KEYS[1], 'digest', ARGV[2], 'hint', ARGV[3])
+return 1`,
+  },
+  /** KEYS: meta, order, reqs. ARGV: now, max, request id, request JSON, grace ms. → new count or nil */
+  captureRequest: {
+    numberOfKeys: 3,
+    lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+local now = tonumber(ARGV[1])
+if not exp or exp <= now then return false end
+local count = redis.call('HINCRBY', KEYS[1], 'requestCount', 1)
+redis.call('LPUSH', KEYS[2], ARGV[3])
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+local max = tonumber(ARGV[2])
+if redis.call('LLEN', KEYS[2]) > max then
+  local old = redis.call('LRANGE', KEYS[2], max, -1)
+  redis.call('LTRIM', KEYS[2], 0, max - 1)
+  for i = 1, #old do redis.call('HDEL', KEYS[3], old[i]) end
+end
+local ttl = exp - now + tonumber(ARGV[5])
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', KEYS[3], ttl)
+return count`,
+  },
+  /** KEYS: order, reqs. → how many were cleared */
+  clearRequests: {
+    numberOfKeys: 2,
+    lua: `local n = redis.call('LLEN', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+return n`,
+  },
+  /** KEYS: mock hash. ARGV: now, then field/value pairs. → 1 when updated */
+  updateMock: {
+    numberOfKeys: 1,
+    lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+if not exp or exp <= tonumber(ARGV[1]) then return 0 end
+if #ARGV > 1 then redis.call('HSET', KEYS[1], unpack(ARGV, 2)) end
+return 1`,
+  },
+  /** KEYS: mock hash. ARGV: now. → new hit count or nil */
+  recordMockHit: {
+    numberOfKeys: 1,
+    lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+if not exp or exp <= tonumber(ARGV[1]) then return false end
+return redis.call('HINCRBY', KEYS[1], 'hitCount', 1)`,
+  },
+} as const;
+
+export type ScriptName = keyof typeof SCRIPTS;
