@@ -40,10 +40,14 @@ export function isJwtAlgorithm(alg: unknown): alg is JwtAlgorithmName {
   return typeof alg === 'string' && Object.hasOwn(JWT_ALGORITHMS, alg);
 }
 
+const KEY_TYPE_NAMES: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA-PSS', ec: 'EC', ed25519: 'Ed25519', ed448: 'Ed448', x25519: 'X25519' };
+const nameKeyType = (type: string | undefined) => KEY_TYPE_NAMES[type ?? ''] ?? (type ?? 'unknown').toUpperCase();
+
+// Every asymmetric type name starts with a vowel sound ("an RSA", "an EC", "an Ed25519").
 function describeKey(key: KeyObject): string {
   if (key.type === 'secret') return 'an HMAC secret';
   const curve = key.asymmetricKeyDetails?.namedCurve;
-  return `an ${key.asymmetricKeyType?.toUpperCase()}${curve ? ` (${curve})` : ''} ${key.type} key`;
+  return `an ${nameKeyType(key.asymmetricKeyType)}${curve ? ` (${curve})` : ''} ${key.type} key`;
 }
 
 /**
@@ -57,7 +61,7 @@ function describeKey(key: KeyObject): string {
 export function keyMismatch(alg: JwtAlgorithmName, key: KeyObject): string | undefined {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   const type = key.type === 'secret' ? 'secret' : (key.asymmetricKeyType ?? 'unknown');
-  const wanted = row.family === 'hmac' ? 'an HMAC secret' : `a ${row.keyTypes.map((t) => t.toUpperCase()).join(' or ')} key`;
+  const wanted = row.family === 'hmac' ? 'an HMAC secret' : `an ${row.keyTypes.map(nameKeyType).join(' or ')} key`;
   if (!row.keyTypes.includes(type)) return `${alg} needs ${wanted}, not ${describeKey(key)}`;
   if (row.curve && key.asymmetricKeyDetails?.namedCurve !== row.curve.node) {
     return `${alg} needs a ${row.curve.jose} key, not ${describeKey(key)}`;

@@ -1,0 +1,211 @@
+import assert from 'node:assert/strict';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+const CERT = JSON.parse(readFileSync(new URL('./fixtures/p256-certificate.json', import.meta.url), 'utf8'));
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const RSA_PUBLIC_PEM = String(rsa.publicKey.export({ type: 'spki', format: 'pem' }));
+const RSA_PRIVATE_PEM = String(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+const SECRET = 'a-shared-secret-that-is-long-enough';
+const b64url = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+
+describe('JWT bad input', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v1/auth/${url}`, headers: t.auth, payload });
+  const verifyWithSecret = async (token: string, extra: object = {}) => (await post('jwt-verify', { token, secret: SECRET, ...extra })).json();
+  const hs256 = async (body: object = {}) => (await post('jwt-generate', { payload: { sub: 'u1' }, secret: SECRET, ...body })).json().token as string;
+
+  async function expectFieldError(url: string, payload: object, path: string, message?: RegExp) {
+    const res = await post(url, payload);
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().code, 'validation_error');
+    const entry = res.json().errors.find((e: { path: string }) => e.path === path);
+    assert.ok(entry, `no error on ${path}: ${res.body}`);
+    if (message) assert.match(entry.message, message);
+  }
+
+  const MALFORMED: [string, string, RegExp][] = [
+    ['two parts', `${b64url({ alg: 'HS256' })}.${b64url({ sub: 'x' })}`, /3 dot-separated parts, this token has 2/],
+    ['bad base64 in the header', `eyJhbGciOiJIUzI1NiJ9!.${b64url({ sub: 'x' })}.c2ln`, /header is not base64url/],
+    ['base64 padding', `${b64url({ alg: 'HS256' })}=.${b64url({ sub: 'x' })}.c2ln`, /header is not base64url/],
+    ['a header that is not JSON', `${b64url('not json')}.${b64url({ sub: 'x' })}.c2ln`, /header is not JSON/],
+    ['a payload that is a JSON array', `${b64url({ alg: 'HS256' })}.${b64url([1, 2])}.c2ln`, /payload is JSON but not an object/],
+    ['a payload that is a JSON string', `${b64url({ alg: 'HS256' })}.${b64url('"text"')}.c2ln`, /payload is JSON but not an object/],
+    ['a header that is JSON null', `${b64url('null')}.${b64url({ sub: 'x' })}.c2ln`, /header is JSON but not an object/],
+  ];
+  for (const [what, token, message] of MALFORMED) {
+    it(`jwt-decode refuses ${what} with 422`, async () => {
+      const res = await post('jwt-decode', { token });
+      assert.equal(res.statusCode, 422);
+      assert.equal(res.json().errors[0].path, 'token');
+      assert.match(res.json().errors[0].message, message);
+    });
+    it(`jwt-verify reports ${what} as malformed`, async () => {
+      const body = await verifyWithSecret(token);
+      assert.equal(body.valid, false);
+      if (/payload/.test(what)) {
+        // The payload is read only once the signature is checked: this one is simply wrong.
+        assert.equal(body.reason, 'invalid_signature');
+      } else {
+        assert.equal(body.reason, 'malformed');
+        assert.match(body.error, message);
+      }
+    });
+  }
+
+  it('jwt-verify calls a correctly signed token whose payload is a JSON array malformed', async () => {
+    const input = `${b64url({ alg: 'HS256' })}.${b64url([1, 2])}`;
+    const token = `${input}.${createHmac('sha256', SECRET).update(input).digest('base64url')}`;
+    const body = await verifyWithSecret(token);
+    assert.deepEqual({ valid: body.valid, reason: body.reason }, { valid: false, reason: 'malformed' });
+    assert.match(body.error, /signature is valid but the payload is JSON but not an object/);
+  });
+
+  it('never accepts alg "none", signed or not, whatever the case', async () => {
+    for (const alg of ['none', 'None', 'NONE']) {
+      for (const signature of ['', 'c2ln']) {
+        const token = `${b64url({ alg, typ: 'JWT' })}.${b64url({ sub: 'admin' })}.${signature}`;
+        const body = await verifyWithSecret(token);
+        assert.deepEqual(body, { valid: false, reason: 'algorithm_not_allowed', error: 'alg "none" (an unsigned token) is never accepted' });
+      }
+    }
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'none', secret: SECRET }, 'algorithm');
+    await expectFieldError('jwt-verify', { token: await hs256(), secret: SECRET, algorithms: ['none'] }, 'algorithms[0]');
+  });
+
+  it('refuses an RSA public key PEM as an HMAC secret (HS256 key confusion)', async () => {
+    // The attack: sign HS256 with the public key's PEM text as the HMAC key.
+    const input = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: 'admin' })}`;
+    const forged = `${input}.${createHmac('sha256', RSA_PUBLIC_PEM).update(input).digest('base64url')}`;
+    const asPublicKey = (await post('jwt-verify', { token: forged, public_key: RSA_PUBLIC_PEM })).json();
+    assert.equal(asPublicKey.valid, false);
+    assert.equal(asPublicKey.reason, 'algorithm_not_allowed');
+    assert.equal(asPublicKey.error, "the token's HS256 needs an HMAC secret, not an RSA public key");
+    await expectFieldError('jwt-verify', { token: forged, secret: RSA_PUBLIC_PEM }, 'secret', /never a public key/);
+    await expectFieldError('jwt-verify', { token: forged, secret: CERT.certificate }, 'secret', /never a public key/);
+    await expectFieldError('jwt-verify', { token: forged, secret: Buffer.from(RSA_PUBLIC_PEM).toString('base64'), secret_encoding: 'base64' }, 'secret');
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: RSA_PUBLIC_PEM }, 'secret', /never a public key/);
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: JSON.stringify(rsa.publicKey.export({ format: 'jwk' })) }, 'secret');
+  });
+
+  it('requires the key type to match the algorithm family', async () => {
+    const rs256 = (await post('jwt-generate', { algorithm: 'RS256', private_key: RSA_PRIVATE_PEM, payload: {} })).json().token;
+    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const withEc = (await post('jwt-verify', { token: rs256, public_key: ec.publicKey.export({ type: 'spki', format: 'pem' }) })).json();
+    assert.deepEqual(withEc, { valid: false, reason: 'algorithm_not_allowed', error: "the token's RS256 needs an RSA key, not an EC (prime256v1) public key" });
+    const withSecret = await verifyWithSecret(rs256);
+    assert.equal(withSecret.reason, 'algorithm_not_allowed');
+    const es256 = (await post('jwt-generate', { algorithm: 'ES256', private_key: ec.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} })).json().token;
+    assert.equal((await post('jwt-verify', { token: es256, public_key: RSA_PUBLIC_PEM })).json().reason, 'algorithm_not_allowed');
+    await expectFieldError('jwt-generate', { algorithm: 'ES256', private_key: RSA_PRIVATE_PEM, payload: {} }, 'private_key', /ES256 needs an EC key, not an RSA private key/);
+    await expectFieldError('jwt-generate', { algorithm: 'ES384', private_key: CERT.private_key, payload: {} }, 'private_key', /ES384 needs a P-384 key/);
+    await expectFieldError('jwt-generate', { algorithm: 'EdDSA', private_key: RSA_PRIVATE_PEM, payload: {} }, 'private_key');
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: small.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} }, 'private_key', /at least 2048 bits/);
+  });
+
+  it('verifies with an X.509 certificate as the public key', async () => {
+    const token = (await post('jwt-generate', { algorithm: 'ES256', private_key: CERT.private_key, payload: { sub: 'cert' } })).json().token;
+    assert.equal((await post('jwt-verify', { token, public_key: CERT.certificate })).json().valid, true);
+  });
+
+  it('refuses a PEM that is not a key', async () => {
+    const notAKey = '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5IGF0IGFsbA==\n-----END PRIVATE KEY-----\n';
+    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: notAKey, payload: {} }, 'private_key', /is not a private key/);
+    await expectFieldError('jwt-generate', { algorithm: 'ES256', private_key: CERT.certificate, payload: {} }, 'private_key');
+    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: RSA_PUBLIC_PEM, payload: {} }, 'private_key');
+    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: { kty: 'RSA', n: 'AQAB' }, payload: {} }, 'private_key');
+    const token = await hs256();
+    await expectFieldError('jwt-verify', { token, public_key: notAKey.replaceAll('PRIVATE', 'PUBLIC') }, 'public_key', /is not a public key/);
+    await expectFieldError('jwt-verify', { token, public_key: 'hello' }, 'public_key');
+    await expectFieldError('jwt-verify', { token, public_key: { kty: 'oct', k: 'c2VjcmV0' } }, 'public_key');
+  });
+
+  it('reports an expired token, and honours clock_tolerance', async () => {
+    const token = await hs256({ expires_in: 60 });
+    assert.equal((await verifyWithSecret(token)).valid, true);
+    t.clock.advance(65_000);
+    try {
+      const expired = await verifyWithSecret(token);
+      assert.equal(expired.valid, false);
+      assert.equal(expired.reason, 'expired');
+      assert.match(expired.error, /^the token expired/);
+      assert.equal((await verifyWithSecret(token, { clock_tolerance: 10 })).valid, true);
+    } finally {
+      t.clock.advance(-65_000);
+    }
+  });
+
+  it('reports a token used before nbf as not_yet_valid', async () => {
+    const token = await hs256({ not_before: 300 });
+    assert.equal((await verifyWithSecret(token)).reason, 'not_yet_valid');
+    assert.equal((await verifyWithSecret(token, { clock_tolerance: 400 })).valid, true);
+  });
+
+  it('reports a wrong issuer or audience as claim_mismatch', async () => {
+    const token = await hs256({ issuer: 'devutil', audience: 'api' });
+    assert.equal((await verifyWithSecret(token, { issuer: 'devutil', audience: ['web', 'api'] })).valid, true);
+    assert.equal((await verifyWithSecret(token, { issuer: 'someone-else' })).reason, 'claim_mismatch');
+    assert.equal((await verifyWithSecret(token, { audience: 'web' })).reason, 'claim_mismatch');
+  });
+
+  it('reports an algorithm outside `algorithms` as algorithm_not_allowed', async () => {
+    const body = await verifyWithSecret(await hs256(), { algorithms: ['HS512'] });
+    assert.deepEqual(body, { valid: false, reason: 'algorithm_not_allowed', error: 'alg HS256 is not in the allowed algorithms (HS512)' });
+    const unknown = `${b64url({ alg: 'HS1024' })}.${b64url({})}.c2ln`;
+    assert.equal((await verifyWithSecret(unknown)).reason, 'algorithm_not_allowed');
+  });
+
+  it('reports a wrong secret as invalid_signature', async () => {
+    const body = (await post('jwt-verify', { token: await hs256(), secret: `${SECRET}!` })).json();
+    assert.deepEqual(body, { valid: false, reason: 'invalid_signature', error: 'the signature does not match the header and payload with this key' });
+  });
+
+  it('refuses unknown algorithm names and misplaced or missing keys', async () => {
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS1024', secret: SECRET }, 'algorithm', /must be one of/);
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'RS256', secret: SECRET }, 'secret', /does not apply to RS256/);
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256' }, 'secret', /is required/);
+    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'RS256' }, 'private_key', /is required/);
+    await expectFieldError('jwt-verify', { token: await hs256() }, 'secret');
+    await expectFieldError('jwt-verify', { token: await hs256(), secret: SECRET, public_key: RSA_PUBLIC_PEM }, 'public_key');
+    await expectFieldError('jwt-verify', { token: await hs256(), secret: 'zz', secret_encoding: 'hex' }, 'secret', /not valid hex/);
+  });
+
+  it('refuses a payload that is not an object, mistyped registered claims and a conflicting header', async () => {
+    await expectFieldError('jwt-generate', { payload: [1], secret: SECRET }, 'payload');
+    await expectFieldError('jwt-generate', { payload: 'x', secret: SECRET }, 'payload');
+    await expectFieldError('jwt-generate', { payload: { exp: 'tomorrow' }, secret: SECRET }, 'payload.exp');
+    await expectFieldError('jwt-generate', { payload: { aud: [1] }, secret: SECRET }, 'payload.aud');
+    await expectFieldError('jwt-generate', { payload: {}, secret: SECRET, header: { alg: 'none' } }, 'header.alg');
+    await expectFieldError('jwt-generate', { payload: {}, secret: SECRET, header: { crit: ['exp'] } }, 'header.crit');
+    await expectFieldError('jwt-generate', { payload: {}, secret: SECRET, expires_in: 0 }, 'expires_in');
+    await expectFieldError('jwt-generate', { payload: {}, secret: SECRET, expires_in: '60' }, 'expires_in');
+  });
+
+  it('generates with every option and reports them in header and payload', async () => {
+    const res = await post('jwt-generate', {
+      payload: { role: 'admin', iss: 'overridden' },
+      secret: SECRET,
+      algorithm: 'HS512',
+      expires_in: 3600,
+      not_before: 10,
+      issuer: 'devutil',
+      subject: 'user_1',
+      audience: ['a', 'b'],
+      header: { kid: 'key-1' },
+    });
+    assert.equal(res.statusCode, 200);
+    const { header, payload } = res.json();
+    assert.deepEqual(header, { typ: 'JWT', kid: 'key-1', alg: 'HS512' });
+    const iat = payload.iat;
+    assert.ok(Math.abs(iat - Date.now() / 1000) < 5);
+    assert.deepEqual(payload, { role: 'admin', iss: 'devutil', iat, exp: iat + 3600, nbf: iat + 10, sub: 'user_1', aud: ['a', 'b'] });
+  });
+});

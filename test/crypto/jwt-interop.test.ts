@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { constants, createHmac, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+/** How node:crypto signs and verifies each JWS algorithm, independently of jose. */
+interface NodeAlgorithm {
+  hash: string | null;
+  /** Options for node:crypto sign/verify (PSS padding, JOSE's raw r||s ECDSA encoding). */
+  options: object;
+  keys(): { privateKey: KeyObject; publicKey: KeyObject };
+}
+
+const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const ec = (namedCurve: string) => () => generateKeyPairSync('ec', { namedCurve });
+const pss = (hash: number) => ({ padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: hash });
+const p1363 = { dsaEncoding: 'ieee-p1363' };
+
+const ASYMMETRIC: Record<string, NodeAlgorithm> = {
+  RS256: { hash: 'sha256', options: {}, keys: () => rsa },
+  RS384: { hash: 'sha384', options: {}, keys: () => rsa },
+  RS512: { hash: 'sha512', options: {}, keys: () => rsa },
+  PS256: { hash: 'sha256', options: pss(32), keys: () => rsa },
+  PS384: { hash: 'sha384', options: pss(48), keys: () => rsa },
+  PS512: { hash: 'sha512', options: pss(64), keys: () => rsa },
+  ES256: { hash: 'sha256', options: p1363, keys: ec('prime256v1') },
+  ES384: { hash: 'sha384', options: p1363, keys: ec('secp384r1') },
+  ES512: { hash: 'sha512', options: p1363, keys: ec('secp521r1') },
+  EdDSA: { hash: null, options: {}, keys: () => generateKeyPairSync('ed25519') },
+};
+const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 'sha512' };
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+describe('JWT interoperability with node:crypto', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v1/auth/${url}`, headers: t.auth, payload });
+  const pem = (key: KeyObject) => String(key.export(key.type === 'public' ? { type: 'spki', format: 'pem' } : { type: 'pkcs8', format: 'pem' }));
+
+  for (const [alg, hash] of Object.entries(HMAC)) {
+    it(`${alg}: the service's token has node:crypto's HMAC, and a node:crypto token verifies`, async () => {
+      const secret = randomBytes(64);
+      const res = await post('jwt-generate', { algorithm: alg, secret: secret.toString('hex'), secret_encoding: 'hex', payload: { n: 1 }, expires_in: 60 });
+      assert.equal(res.statusCode, 200, res.body);
+      const [h, p, s] = res.json().token.split('.');
+      assert.equal(createHmac(hash, secret).update(`${h}.${p}`).digest('base64url'), s);
+
+      const input = `${b64url({ alg, typ: 'JWT' })}.${b64url({ sub: 'node', iat: Math.floor(Date.now() / 1000) })}`;
+      const token = `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`;
+      const verified = (await post('jwt-verify', { token, secret: secret.toString('base64'), secret_encoding: 'base64' })).json();
+      assert.equal(verified.valid, true, JSON.stringify(verified));
+      assert.equal(verified.payload.sub, 'node');
+    });
+  }
+
+  for (const [alg, row] of Object.entries(ASYMMETRIC)) {
+    it(`${alg}: the service's token verifies with node:crypto, and a node:crypto token verifies through the service`, async () => {
+      const { privateKey, publicKey } = row.keys();
+      const res = await post('jwt-generate', { algorithm: alg, private_key: pem(privateKey), payload: { role: 'admin' }, issuer: 'devutil', audience: ['a', 'b'] });
+      assert.equal(res.statusCode, 200, res.body);
+      const { token, header, payload } = res.json();
+      assert.deepEqual(header, { typ: 'JWT', alg });
+      assert.deepEqual(Object.keys(payload).sort(), ['aud', 'iat', 'iss', 'role']);
+      const [h, p, s] = token.split('.');
+      assert.ok(verify(row.hash, Buffer.from(`${h}.${p}`), { key: publicKey, ...row.options }, Buffer.from(s, 'base64url')), 'node:crypto rejects the signature');
+      assert.deepEqual(JSON.parse(Buffer.from(p, 'base64url').toString()), payload);
+
+      const input = `${b64url({ alg })}.${b64url({ sub: 'node', aud: 'b', iss: 'devutil' })}`;
+      const signature = sign(row.hash, Buffer.from(input), { key: privateKey, ...row.options }).toString('base64url');
+      const verified = (await post('jwt-verify', { token: `${input}.${signature}`, public_key: pem(publicKey), issuer: 'devutil', audience: 'b' })).json();
+      assert.deepEqual(verified, { valid: true, header: { alg }, payload: { sub: 'node', aud: 'b', iss: 'devutil' } });
+    });
+  }
+
+  it('takes PKCS#1 RSA and SEC1 EC private keys, JWKs, and public JWKs', async () => {
+    const pkcs1 = String(rsa.privateKey.export({ type: 'pkcs1', format: 'pem' }));
+    assert.match(pkcs1, /BEGIN RSA PRIVATE KEY/);
+    const rs = (await post('jwt-generate', { algorithm: 'RS256', private_key: pkcs1, payload: {} })).json();
+    assert.equal((await post('jwt-verify', { token: rs.token, public_key: rsa.publicKey.export({ format: 'jwk' }) })).json().valid, true);
+
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const sec1 = String(p256.privateKey.export({ type: 'sec1', format: 'pem' }));
+    assert.match(sec1, /BEGIN EC PRIVATE KEY/);
+    const es = (await post('jwt-generate', { algorithm: 'ES256', private_key: sec1, payload: {} })).json();
+    assert.equal((await post('jwt-verify', { token: es.token, public_key: pem(p256.publicKey) })).json().valid, true);
+
+    const jwk = (await post('jwt-generate', { algorithm: 'ES256', private_key: p256.privateKey.export({ format: 'jwk' }), payload: {} })).json();
+    assert.equal((await post('jwt-verify', { token: jwk.token, public_key: p256.publicKey.export({ format: 'jwk' }) })).json().valid, true);
+  });
+
+  it('keeps a "__proto__" claim as an ordinary claim', async () => {
+    const body = '{"payload":{"__proto__":{"admin":true},"sub":"x"},"secret":"s3cret-s3cret-s3cret"}';
+    const res = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt-generate', headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });
+    assert.equal(res.statusCode, 200, res.body);
+    const claims = JSON.parse(Buffer.from(res.json().token.split('.')[1], 'base64url').toString());
+    assert.deepEqual(Object.getOwnPropertyDescriptor(claims, '__proto__')?.value, { admin: true });
+    assert.equal(({} as Record<string, unknown>).admin, undefined);
+  });
+});
