@@ -100,6 +100,10 @@ describe('POST /v1/date-format: natural language with a frozen clock', () => {
     ['yesterday', { output_format: '%Y-%m-%d %H:%M %Z' }, '2026-03-06 12:00 UTC', null],
     ['in 2 hours', { to_timezone: 'Europe/Berlin', output_format: '%Y-%m-%d %H:%M %Z' }, '2026-03-07 15:00 CET', null],
     ['March 29, 2026 3:15pm', { from_timezone: 'Europe/Berlin' }, '2026-03-29T15:15:00+0200', 1774790100],
+    // Calendar steps keep the wall-clock time across the DST change; hour steps are exact durations.
+    ['in 3 weeks', { from_timezone: 'America/New_York', output_format: '%Y-%m-%d %H:%M %Z' }, '2026-03-28 07:00 EDT', null],
+    ['in 24 hours', { from_timezone: 'America/New_York', output_format: '%Y-%m-%d %H:%M %Z' }, '2026-03-08 08:00 EDT', null],
+    ['tomorrow 5pm PST', { from_timezone: 'America/New_York' }, '2026-03-08T21:00:00-0400', 1773018000],
   ];
   for (const [date, extra, formatted, timestamp] of cases) {
     it(`"${date}" ${JSON.stringify(extra)} → ${formatted}`, async () => {

@@ -86,8 +86,10 @@ function parseNaturalLanguage(text: string, options: ParseOptions): DateTime {
   }
   const c = result.start;
   const fields = { year: c.get('year'), month: c.get('month'), day: c.get('day'), hour: c.get('hour'), minute: c.get('minute'), second: c.get('second'), millisecond: c.get('millisecond') };
+  // A certain offset is a stated zone ("5pm EST") or an exact duration ("in 2 hours"); calendar
+  // steps ("in 3 weeks") only imply one and keep the wall-clock time across DST instead.
   const offset = c.get('timezoneOffset');
-  if (offset !== null && offset !== undefined) return checked(DateTime.fromObject(fields as object, { zone: FixedOffsetZone.instance(offset) }), 'date');
+  if (offset !== null && c.isCertain('timezoneOffset')) return checked(DateTime.fromObject(fields as object, { zone: FixedOffsetZone.instance(offset) }), 'date');
   return earliest(checked(DateTime.fromObject(fields as object, { zone: options.zone }), 'date'));
 }
 
