@@ -64,7 +64,10 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
 
   const udp: Socket = createSocket('udp4');
   udp.on('message', (msg, peer) => {
-    if (options.silent) return;
+    if (options.silent) {
+      queries.push({ transport: 'udp', name: packet.decode(msg).questions![0]!.name, type: 'silent' });
+      return;
+    }
     udp.send(answer(packet.decode(msg), 'udp'), peer.port, peer.address);
   });
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));

@@ -27,8 +27,8 @@ const EMPTY_ANSWER_CODES = new Set(['ENOTFOUND', 'ENODATA']);
 /** Cache bounds: answers without a TTL from node (all but A/AAAA) are kept DEFAULT_TTL seconds. */
 const CACHE = { maxEntries: 10_000, minTtlSeconds: 1, maxTtlSeconds: 3600, defaultTtlSeconds: 60, negativeTtlSeconds: 15 };
 
-/** Per-try timeout and tries of node's resolver; the overall deadline is enforced by the caller. */
-const RESOLVER_OPTIONS = { timeout: 2000, tries: 2 };
+/** Per-try timeout and tries of node's resolver (c-ares backs off: about 11 s in all), so the 5 s deadline of the caller decides. */
+const RESOLVER_OPTIONS = { timeout: 1500, tries: 3 };
 
 export interface DnsClientOptions {
   /** `ip` or `ip:port` entries (`[v6]:port`); empty means the system's resolvers. */
@@ -40,6 +40,8 @@ export interface DnsClientOptions {
 export interface DnsClient {
   /** Answers of one type at one name; `[]` for NXDOMAIN/NODATA; DevutilError on upstream failure. */
   query(type: QueryType, name: string): Promise<unknown[]>;
+  /** Cancel queries still running (at shutdown). */
+  close(): void;
 }
 
 /**
@@ -84,6 +86,9 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         inFlight.set(key, pending);
       }
       return pending;
+    },
+    close() {
+      resolver.cancel();
     },
   };
 }

@@ -32,6 +32,7 @@ const schema = {
 /** `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app. */
 export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const client = createDnsClient({ servers: ctx.config.dnsServers, now: ctx.now });
+  app.addHook('onClose', async () => client.close());
 
   app.get<{ Querystring: LookupInput }>('/v1/lookup', {
     config: { area: 'dns' },

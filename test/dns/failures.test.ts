@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
+import { buildZone, FAILING } from './zone.js';
+
+describe('DNS upstream failures', () => {
+  let dns: TestDnsServer;
+  let t: TestApp;
+  before(async () => {
+    dns = await startDnsServer(buildZone(), { failing: FAILING });
+    t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+  });
+  after(async () => {
+    await t.close();
+    await dns.close();
+  });
+
+  it('SERVFAIL answers 502 upstream_error', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=A', headers: t.auth });
+    assert.equal(res.statusCode, 502);
+    assert.equal(res.json().code, 'upstream_error');
+    assert.match(res.json().detail, /SERVFAIL/);
+  });
+
+  it('REFUSED answers 502 upstream_error', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'refused.example.test', type: 'TXT' } });
+    assert.equal(res.statusCode, 502);
+    assert.equal(res.json().code, 'upstream_error');
+  });
+
+  it('a failure is not cached: the next lookup asks again', async () => {
+    const count = () => dns.queries.filter((q) => q.name === 'servfail.example.test' && q.type === 'MX').length;
+    await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: t.auth });
+    const first = count();
+    await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: t.auth });
+    assert.ok(count() > first);
+  });
+});
+
+describe('DNS server unreachable or silent', () => {
+  it('nothing listening on the resolver port answers 502 upstream_error', async () => {
+    const probe = createSocket('udp4');
+    await new Promise<void>((resolve) => probe.bind(0, '127.0.0.1', resolve));
+    const port = probe.address().port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const t = await buildTestApp({ env: { DNS_SERVERS: `127.0.0.1:${port}` } });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=example.test&type=A', headers: t.auth });
+      assert.equal(res.statusCode, 502);
+      assert.equal(res.json().code, 'upstream_error');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a server that never answers gives 504 upstream_timeout after 5 s', async () => {
+    const silent = await startDnsServer({}, { silent: true });
+    const t = await buildTestApp({ env: { DNS_SERVERS: silent.address } });
+    try {
+      const started = Date.now();
+      const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=example.test&type=A', headers: t.auth });
+      const took = Date.now() - started;
+      assert.equal(res.statusCode, 504);
+      assert.equal(res.json().code, 'upstream_timeout');
+      assert.ok(took >= 4900 && took < 7000, `took ${took} ms`);
+      assert.ok(silent.queries.length >= 1);
+    } finally {
+      await t.close();
+      await silent.close();
+    }
+  });
+});

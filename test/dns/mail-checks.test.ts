@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startDnsServer, type TestDnsServer } from './dns-server.js';
+import { buildZone } from './zone.js';
+
+interface Warning {
+  code: string;
+}
+
+describe('mail checks: SPF, DMARC, DKIM', () => {
+  let dns: TestDnsServer;
+  let t: TestApp;
+  before(async () => {
+    dns = await startDnsServer(buildZone());
+    t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+  });
+  after(async () => {
+    await t.close();
+    await dns.close();
+  });
+
+  const lookup = async (query: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/lookup?${query}`, headers: t.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
+  const codes = (record: { warnings: Warning[] }) => record.warnings.map((w) => w.code);
+
+  it('SPF: the v=spf1 record with its mechanisms parsed', async () => {
+    const body = await lookup('domain=example.test&type=spf');
+    assert.equal(body.type, 'SPF');
+    assert.deepEqual(body.records, [{
+      value: 'v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 a mx include:_spf.example.net redirect=_spf.example.org ~all',
+      mechanisms: [
+        { qualifier: '+', mechanism: 'ip4', value: '192.0.2.0/24' },
+        { qualifier: '+', mechanism: 'ip6', value: '2001:db8::/32' },
+        { qualifier: '+', mechanism: 'a', value: null },
+        { qualifier: '+', mechanism: 'mx', value: null },
+        { qualifier: '+', mechanism: 'include', value: '_spf.example.net' },
+        { qualifier: null, mechanism: 'redirect', value: '_spf.example.org' },
+        { qualifier: '~', mechanism: 'all', value: null },
+      ],
+      lookup_count: 4,
+      valid: true,
+      warnings: [],
+    }]);
+  });
+
+  it('SPF: two SPF records are flagged on each', async () => {
+    const { records } = await lookup('domain=twospf.test&type=SPF');
+    assert.equal(records.length, 2);
+    for (const r of records) {
+      assert.equal(r.valid, false);
+      assert.deepEqual(codes(r), ['multiple_spf_records']);
+    }
+  });
+
+  it('SPF: more than 10 DNS-querying terms is flagged', async () => {
+    const [record] = (await lookup('domain=manylookups.test&type=SPF')).records;
+    assert.equal(record.lookup_count, 11);
+    assert.equal(record.valid, false);
+    assert.deepEqual(codes(record).sort(), ['plus_all', 'ptr_mechanism', 'too_many_dns_lookups']);
+  });
+
+  it('SPF: unparseable terms and terms after all are flagged', async () => {
+    const [record] = (await lookup('domain=badspf.test&type=SPF')).records;
+    assert.equal(record.valid, false);
+    assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'terms_after_all']);
+  });
+
+  it('SPF: a domain without one answers no records', async () => {
+    assert.deepEqual((await lookup('domain=nodkim.test&type=SPF')).records, []);
+  });
+
+  it('DMARC: tags parsed and the policy named', async () => {
+    const body = await lookup('domain=example.test&type=DMARC');
+    assert.deepEqual(body.records, [{
+      value: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@example.test; pct=100; adkim=s',
+      tags: { v: 'DMARC1', p: 'reject', sp: 'quarantine', rua: 'mailto:dmarc@example.test', pct: '100', adkim: 's' },
+      policy: 'reject',
+      subdomain_policy: 'quarantine',
+      valid: true,
+      warnings: [],
+    }]);
+  });
+
+  it('DMARC: a record without a policy is flagged and tag names stay plain data', async () => {
+    const [record] = (await lookup('domain=twospf.test&type=dmarc')).records;
+    assert.equal(record.policy, null);
+    assert.equal(record.valid, false);
+    assert.deepEqual(codes(record), ['missing_policy', 'invalid_pct']);
+    assert.equal(record.tags.constructor, 'kept');
+    assert.equal(record.tags.toString, 'also');
+  });
+
+  it('DKIM with a selector: key type and RSA size read from a real 2048-bit key', async () => {
+    const body = await lookup('domain=example.test&type=DKIM&selector=google');
+    assert.equal(body.records.length, 1);
+    const [record] = body.records;
+    assert.equal(record.selector, 'google');
+    assert.equal(record.key_type, 'rsa');
+    assert.equal(record.key_bits, 2048);
+    assert.equal(record.valid, true);
+    assert.deepEqual(record.warnings, []);
+    assert.equal(record.tags.v, 'DKIM1');
+    assert.match(record.value, /^v=DKIM1; k=rsa; p=MII/);
+  });
+
+  it('DKIM with an uncommon selector', async () => {
+    const [record] = (await lookup('domain=example.test&type=DKIM&selector=2024a')).records;
+    assert.equal(record.key_bits, 1024);
+  });
+
+  it('DKIM without a selector tries the common ones', async () => {
+    const { records } = await lookup('domain=example.test&type=DKIM');
+    assert.deepEqual(records.map((r: { selector: string; key_bits: number }) => [r.selector, r.key_bits]), [['google', 2048], ['selector1', 2048]]);
+  });
+
+  it('DKIM without a selector when no common selector exists answers 200 with no records', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'nodkim.test', type: 'DKIM' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().records, []);
+  });
+
+  it('DKIM: an ed25519 key is 256 bits', async () => {
+    const [record] = (await lookup('domain=example.test&type=DKIM&selector=ed')).records;
+    assert.deepEqual([record.key_type, record.key_bits, record.valid], ['ed25519', 256, true]);
+  });
+
+  it('DKIM: a broken key, a revoked key and a weak key are flagged', async () => {
+    const [bad] = (await lookup('domain=example.test&type=DKIM&selector=bad')).records;
+    assert.deepEqual([bad.key_bits, bad.valid, codes(bad)], [null, false, ['invalid_key']]);
+    const [revoked] = (await lookup('domain=example.test&type=DKIM&selector=revoked')).records;
+    assert.deepEqual([revoked.key_bits, revoked.valid, codes(revoked)], [null, false, ['key_revoked']]);
+    const [weak] = (await lookup('domain=example.test&type=DKIM&selector=weak')).records;
+    assert.deepEqual([weak.key_bits, codes(weak)], [512, ['weak_key']]);
+  });
+});
