@@ -2,11 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { transformJson } from './jmespath.js';
 import { jsonTransformSchema } from './jmespath-schemas.js';
+import { validateJsonSchema } from './json-schema.js';
+import type { Draft } from './json-schema-drafts.js';
+import { jsonSchemaValidateSchema } from './json-schema-schemas.js';
 
 interface TransformBody {
   data: unknown;
   expression: string;
   legacy_literals: boolean;
+}
+
+interface ValidateBody {
+  data: unknown;
+  schema: unknown;
+  draft?: Draft;
+  schemas?: Record<string, unknown>;
+  assert_format: boolean;
 }
 
 /** JSON tools (CONTRACT §3.2-3.4): JMESPath transform, JSON Schema validation and inference. */
@@ -15,5 +26,12 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
   app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, async (request) => {
     const { data, expression, legacy_literals: legacyLiterals } = request.body;
     return { result: transformJson(data, expression, { legacyLiterals }), expression };
+  });
+
+  app.post<{ Body: ValidateBody }>('/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, config: { area: 'devtools' } }, async (request) => {
+    const { data, schema, draft, schemas, assert_format: assertFormat } = request.body;
+    const { valid, errors } = await validateJsonSchema({ data, schema, draft, schemas, assertFormat });
+    const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
+    return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
   });
 }

@@ -1,0 +1,190 @@
+import { removeUriSchemePlugin } from '@hyperjump/browser';
+import {
+  getAllRegisteredSchemaUris,
+  registerSchema,
+  setMetaSchemaOutputFormat,
+  setShouldValidateFormat,
+  unregisterSchema,
+  validate,
+  type Validator,
+} from '@hyperjump/json-schema/draft-2020-12';
+import { BASIC } from '@hyperjump/json-schema/experimental';
+import { DevutilError } from '../../errors.js';
+import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
+import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
+import { describeCompileError, schemaError } from './json-schema-compile-errors.js';
+import { measureDepth, prepareSchema } from './json-schema-prepare.js';
+
+// Never fetch: every document a $ref may reach comes from the request (`schemas`).
+for (const scheme of ['http', 'https', 'file']) removeUriSchemePlugin(scheme);
+setMetaSchemaOutputFormat(BASIC);
+
+/** Limits (documented on the route). */
+export const SCHEMA_LIMITS = {
+  /** Serialized size of `schema` plus `schemas`. */
+  maxBytes: 1024 * 1024,
+  /** Nesting depth of each schema document. */
+  maxDepth: 100,
+  /** Documents in `schemas`. */
+  maxDocuments: 100,
+  /** Failures listed in `errors`. */
+  maxErrors: 1000,
+  /** Compiled validators kept (LRU), and the total size of the schema text they were compiled from. */
+  cacheEntries: 500,
+  cacheBytes: 32 * 1024 * 1024,
+} as const;
+
+/** Where the request schema is registered while it compiles (its own `$id`, if any, takes over). */
+const ROOT_URI = 'https://devutil.invalid/schema.json';
+
+export interface SchemaValidationInput {
+  data: unknown;
+  schema: unknown;
+  /** Overrides a standard `$schema`; default: the `$schema`'s draft, else 2020-12. */
+  draft?: Draft;
+  /** Other documents `$ref` may point to, by absolute URI. */
+  schemas?: Record<string, unknown>;
+  /** Assert `format` under 2019-09/2020-12 too (drafts 4-7 always assert it). */
+  assertFormat?: boolean;
+}
+
+export interface SchemaValidationResult {
+  valid: boolean;
+  errors: SchemaFailure[];
+}
+
+interface Compiled {
+  validator: Validator;
+  rootUris: Set<string>;
+  documents: Map<string, unknown>;
+}
+
+const cache = new Map<string, { compiled: Promise<Compiled>; bytes: number }>();
+let cacheBytes = 0;
+let registryQueue: Promise<unknown> = Promise.resolve();
+
+/** The validator's schema registry is global: compile one request at a time. */
+function exclusive<T>(task: () => Promise<T>): Promise<T> {
+  const run = registryQueue.then(task, task);
+  registryQueue = run.catch(() => undefined);
+  return run;
+}
+
+function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
+  const id = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>)[row.idKeyword] : undefined;
+  if (typeof id !== 'string') return undefined;
+  try {
+    return new URL(id, base).href.replace(/#$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[string, unknown]>): Promise<Compiled> {
+  const before = new Set(getAllRegisteredSchemaUris());
+  const documents = new Map<string, unknown>();
+  const rootUris = new Set([ROOT_URI]);
+  const unusable = new Map<string, string>();
+  try {
+    for (const [uri, doc] of schemas) {
+      const docRow = draftOfDialect((doc as { $schema?: unknown } | null)?.$schema) ?? row;
+      const prepared = prepareSchema(doc, docRow, uri);
+      documents.set(uri, prepared);
+      const id = idOf(prepared, docRow, uri);
+      if (id) documents.set(id, prepared);
+      try {
+        registerSchema(prepared as never, uri, row.dialect);
+      } catch (err) {
+        // an unusable document only matters if a $ref reaches it; say why then
+        unusable.set(uri, (err as Error).message);
+      }
+    }
+    const prepared = prepareSchema(root, row, ROOT_URI);
+    documents.set(ROOT_URI, prepared);
+    const id = idOf(prepared, row, ROOT_URI);
+    if (id) {
+      documents.set(id, prepared);
+      rootUris.add(id);
+    }
+    registerSchema(prepared as never, ROOT_URI, row.dialect);
+    return { validator: await validate(ROOT_URI), rootUris, documents };
+  } catch (err) {
+    throw describeCompileError(err, row, unusable);
+  } finally {
+    for (const uri of getAllRegisteredSchemaUris()) if (!before.has(uri)) unregisterSchema(uri);
+  }
+}
+
+/** A cached compile (LRU by recency, bounded by entries and by schema text size). */
+function getCompiled(key: string, compile: () => Promise<Compiled>): Promise<Compiled> {
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.compiled;
+  }
+  const entry = { compiled: exclusive(compile), bytes: key.length };
+  cache.set(key, entry);
+  cacheBytes += entry.bytes;
+  entry.compiled.catch(() => {
+    if (cache.get(key) === entry) {
+      cache.delete(key);
+      cacheBytes -= entry.bytes;
+    }
+  });
+  while (cache.size > SCHEMA_LIMITS.cacheEntries || cacheBytes > SCHEMA_LIMITS.cacheBytes) {
+    const [oldestKey, oldest] = cache.entries().next().value!;
+    cache.delete(oldestKey);
+    cacheBytes -= oldest.bytes;
+  }
+  return entry.compiled;
+}
+
+function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: number): void {
+  if (bytes > SCHEMA_LIMITS.maxBytes) throw schemaError('schema', `with schemas must be at most ${SCHEMA_LIMITS.maxBytes} bytes of JSON`);
+  if (schemas.length > SCHEMA_LIMITS.maxDocuments) throw schemaError('schemas', `must hold at most ${SCHEMA_LIMITS.maxDocuments} documents`);
+  if (measureDepth(schema) > SCHEMA_LIMITS.maxDepth) throw schemaError('schema', `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
+  for (const [uri, doc] of schemas) {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) throw schemaError(`schemas.${uri}`, 'key must be an absolute URI');
+    if (measureDepth(doc) > SCHEMA_LIMITS.maxDepth) throw schemaError(`schemas.${uri}`, `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
+  }
+}
+
+/** With an explicit `draft`, a standard `$schema` naming another draft is replaced (a custom meta-schema is kept). */
+function applyDraft(schema: unknown, row: DraftRow, explicit: boolean): unknown {
+  if (!explicit || schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+  const current = (schema as Record<string, unknown>).$schema;
+  if (current === undefined || !draftOfDialect(current) || draftOfDialect(current) === row) return schema;
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$schema' ? row.dialect : v]));
+}
+
+/**
+ * Validate JSON against a JSON Schema (drafts 4, 6, 7, 2019-09, 2020-12) without any network
+ * or file access. Compiled validators are cached. A schema that is invalid, or a `$ref` that
+ * cannot be resolved from the request, throws `validation_error` (422).
+ *
+ * @example
+ *   await validateJsonSchema({ data: { age: 'x' }, schema: { properties: { age: { type: 'integer' } } } })
+ *   // → { valid: false, errors: [{ error: 'value at ["age"] must be integer', path: ['age'], schemaPath: '#/properties/age/type' }] }
+ */
+export async function validateJsonSchema(input: SchemaValidationInput): Promise<SchemaValidationResult> {
+  const schemas = Object.entries(input.schemas ?? {}).map(([uri, doc]): [string, unknown] => [uri.replace(/#$/, ''), doc]);
+  const declared = draftOfDialect((input.schema as { $schema?: unknown } | null)?.$schema);
+  const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
+  const root = applyDraft(input.schema, row, input.draft !== undefined);
+  const text = JSON.stringify([root, schemas]);
+  checkLimits(root, schemas, text.length);
+  const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
+  const compiled = await getCompiled(key, () => compileSchema(root, row, schemas));
+  let output: { valid: boolean; errors?: OutputUnit[] };
+  try {
+    setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below
+    output = compiled.validator(input.data as never, BASIC) as typeof output;
+  } catch (err) {
+    if (err instanceof RangeError) throw schemaError('data', 'nests too deeply for this schema');
+    throw err;
+  }
+  if (output.valid) return { valid: true, errors: [] };
+  const units = (output.errors ?? []).slice(0, SCHEMA_LIMITS.maxErrors);
+  return { valid: false, errors: describeFailures(units, { data: input.data, ...compiled }) };
+}
