@@ -87,7 +87,7 @@ describe('configuration', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
       env: { ...process.env, PORT: 'eighty', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-')) },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 90_000,
     });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /Invalid configuration: PORT must be a whole number/);

@@ -18,7 +18,7 @@ function freePort(): Promise<number> {
 }
 
 function cli(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
 async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; url: string }> {
@@ -28,7 +28,7 @@ async function serve(env: Record<string, string>): Promise<{ child: ChildProcess
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 900; i++) {
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
