@@ -72,13 +72,13 @@ export async function startService({ env = {} } = {}) {
   });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
-  const ready = waitForLine(child, /API key: (dk_\w+)/, 'service');
-  await ready.catch(async (err) => {
-    if (env.STORE === 'redis') return null; // a shared Redis may already hold keys: no bootstrap line
-    throw err;
-  });
+  let log = '';
+  child.stdout.on('data', (c) => (log += c));
+  child.stderr.on('data', (c) => (log += c));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited: ${log.slice(-2000)}`);
+    if (i > 600) throw new Error(`service did not start: ${log.slice(-2000)}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
