@@ -4,6 +4,12 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
+/** A fetch response body as loosely typed JSON (tests assert its shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function jsonOf(res: Response): Promise<any> {
+  return res.json();
+}
+
 const SECURITY_HEADERS = {
   'access-control-allow-origin': '*',
   'x-content-type-options': 'nosniff',
@@ -249,7 +255,7 @@ describe('catch: headers and source address over a real socket', () => {
         const binId = await createBin(t);
         const base = await listenOnLoopback(t.app);
         const res = await fetch(`${base}/v1/catch/${binId}`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }, body: 'x' });
-        const r = await detail(t, binId, (await res.json()).request_id);
+        const r = await detail(t, binId, (await jsonOf(res)).request_id);
         assert.equal(r.source_ip, expected);
       } finally {
         await t.close();

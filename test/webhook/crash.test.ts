@@ -7,6 +7,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+/** A fetch response body as loosely typed JSON (tests assert its shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function jsonOf(res: Response): Promise<any> {
+  return res.json();
+}
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789';
 const BURST = 300;
@@ -61,9 +67,9 @@ describe('crash safety of captures', () => {
         body: JSON.stringify({ name: 'crash', plan: 'unlimited' }),
       });
       assert.equal(created.status, 201);
-      const auth = { 'x-api-key': (await created.json()).api_key as string };
+      const auth = { 'x-api-key': (await jsonOf(created)).api_key as string };
       const bin = await fetch(`${service.base}/v1/bins`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' });
-      const binId = (await bin.json()).bin.bin_id as string;
+      const binId = (await jsonOf(bin)).bin.bin_id as string;
       const acknowledged: { requestId: string; body: string }[] = [];
 
       for (let round = 1; round <= 3; round++) {
@@ -73,7 +79,7 @@ describe('crash safety of captures', () => {
           Array.from({ length: BURST }, async (_, i) => {
             const body = JSON.stringify({ round, i });
             const res = await fetch(`${base}/v1/catch/${binId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-            const ack = await res.json();
+            const ack = await jsonOf(res);
             if (res.status !== 200) throw new Error(`capture answered ${res.status}`);
             acknowledged.push({ requestId: ack.request_id, body });
             // The kill lands while the rest of the burst is still in flight.
@@ -88,9 +94,9 @@ describe('crash safety of captures', () => {
         for (const { requestId, body } of acknowledged) {
           const res = await fetch(`${service.base}/v1/bins/${binId}/requests/${requestId}`, { headers: auth });
           assert.equal(res.status, 200, `round ${round}: acknowledged ${requestId} is present after restart`);
-          assert.equal((await res.json()).request.body, body);
+          assert.equal((await jsonOf(res)).request.body, body);
         }
-        const count = (await (await fetch(`${service.base}/v1/bins/${binId}`, { headers: auth })).json()).bin.request_count;
+        const count = (await jsonOf(await fetch(`${service.base}/v1/bins/${binId}`, { headers: auth }))).bin.request_count;
         assert.ok(count >= acknowledged.length, `round ${round}: request_count ${count} covers ${acknowledged.length} acknowledged captures`);
       }
     } finally {

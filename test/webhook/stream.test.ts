@@ -3,6 +3,12 @@ import { get, type IncomingMessage } from 'node:http';
 import { after, before, describe, it, mock } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
+/** A fetch response body as loosely typed JSON (tests assert its shape). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function jsonOf(res: Response): Promise<any> {
+  return res.json();
+}
+
 interface SseEvent {
   event: string;
   data: string;
@@ -77,7 +83,7 @@ describe('live stream (SSE over a real socket)', () => {
     const stranger = await t.newKey();
     const foreign = await fetch(`${base}/v1/bins/${binId}/stream`, { headers: { 'x-api-key': stranger.secret } });
     assert.equal(foreign.status, 404);
-    assert.equal((await foreign.json()).code, 'not_found');
+    assert.equal((await jsonOf(foreign)).code, 'not_found');
   });
 
   it('sends one request event per capture, in capture order, with the summary as data', async () => {
@@ -88,7 +94,7 @@ describe('live stream (SSE over a real socket)', () => {
     assert.equal(stream.response.headers['cache-control'], 'no-cache, no-transform');
     assert.ok(stream.response.headers['x-request-id']);
     const first = await fetch(`${base}/v1/catch/${binId}/first?a=1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
-    const firstId = (await first.json()).request_id;
+    const firstId = (await jsonOf(first)).request_id;
     await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(`${base}/v1/catch/${binId}/${i}`, { method: 'PUT', body: String(i) })));
     await stream.waitFor(51);
     assert.ok(stream.events.every((e) => e.event === 'request'));

@@ -24,6 +24,14 @@ interface RequestRow {
   timestamp: number;
 }
 
+interface PendingCapture {
+  req: CapturedRequestRecord;
+  maxRequests: number;
+  now: number;
+  resolve(count: number | null): void;
+  reject(err: unknown): void;
+}
+
 function toBin(row: BinRow): BinRecord {
   return {
     id: row.id,
@@ -81,13 +89,29 @@ export function createSqliteBinStore(db: Db): BinStore {
   const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
   const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests WHERE id = ? AND bin_id = ?');
 
-  const capture = db.transaction((req: CapturedRequestRecord, maxRequests: number, now: number): number | null => {
-    const bumped = bump.get(req.binId, now);
-    if (!bumped) return null;
-    insertRequest.run({ ...req, headers: JSON.stringify(req.headers), contentLength: req.body.length });
-    evict.run(req.binId, req.binId, maxRequests);
-    return bumped.request_count;
+  // Group commit: captures arriving in the same event-loop turn share one transaction (and one
+  // eviction per bin). Each promise still resolves only after the commit that holds its row.
+  let pending: PendingCapture[] = [];
+  const captureBatch = db.transaction((batch: PendingCapture[]): (number | null)[] => {
+    const evictions = new Map<string, number>();
+    const counts = batch.map(({ req, maxRequests, now }) => {
+      const bumped = bump.get(req.binId, now);
+      if (!bumped) return null;
+      insertRequest.run({ ...req, headers: JSON.stringify(req.headers), contentLength: req.body.length });
+      evictions.set(req.binId, maxRequests);
+      return bumped.request_count;
+    });
+    for (const [binId, maxRequests] of evictions) evict.run(binId, binId, maxRequests);
+    return counts;
   });
+  const flushCaptures = () => {
+    const batch = pending;
+    pending = [];
+    run(() => captureBatch(batch)).then(
+      (counts) => batch.forEach((p, i) => p.resolve(counts[i])),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+  };
   const remove = db.transaction((id: string) => {
     deleteRequests.run(id);
     return deleteBin.run(id).changes === 1;
@@ -106,7 +130,11 @@ export function createSqliteBinStore(db: Db): BinStore {
         items: listBins.all(owner, now, page.limit, page.offset).map(toBin),
       })),
     deleteBin: (id) => run(() => remove(id)),
-    captureRequest: (req, { maxRequests, now }) => run(() => capture(req, maxRequests, now)),
+    captureRequest: (req, { maxRequests, now }) =>
+      new Promise((resolve, reject) => {
+        if (pending.length === 0) setImmediate(flushCaptures);
+        pending.push({ req, maxRequests, now, resolve, reject });
+      }),
     listRequests: (binId, page) =>
       run(() => ({
         total: countRequests.get(binId)!.n,
