@@ -12,10 +12,13 @@ const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PA
 const BODYLESS_STATUSES = new Set([204, 304]);
 
 /** Interim (1xx) responses Node can send safely before the final one, by configured status. */
-const INTERIM_WRITERS: Record<number, (res: ServerResponse, mockId: string) => void> = {
+const INTERIM_WRITERS: Record<number, (res: ServerResponse, mock: MockRecord) => void> = {
   100: (res) => res.writeContinue(),
   102: (res) => res.writeProcessing(),
-  103: (res, mockId) => res.writeEarlyHints({ 'x-mock-id': mockId }),
+  // Node sends Early Hints only with a Link header; without one the mock sends only the final 200.
+  103: (res, mock) => {
+    if (mock.headers.link) res.writeEarlyHints({ link: mock.headers.link, 'x-mock-id': mock.id });
+  },
 };
 
 const DESCRIPTION = `No key needed: the mock id is the capability. Answers every method (unless the mock sets \`method\`:
@@ -29,7 +32,7 @@ HEAD, 204 and 304 carry no body.
 
 Informational \`status_code\` 100-199: a 1xx cannot be a final answer (a client would wait forever for the real one),
 so the mock first sends the informational response when it is one Node sends safely to an HTTP/1.1 client
-(100 Continue, 102 Processing, 103 Early Hints with \`X-Mock-Id\`), then a final **200** with the configured headers and
+(100 Continue, 102 Processing, 103 Early Hints when the mock has a \`Link\` header), then a final **200** with the configured headers and
 body and \`X-Mock-Status\` set to the configured code. 101 (which would switch protocols) and the other 1xx codes get
 only that final 200.
 
@@ -79,7 +82,7 @@ function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord
   let status = mock.statusCode;
   if (status < 200) {
     const interim = INTERIM_WRITERS[status];
-    if (interim && request.raw.httpVersion === '1.1' && request.raw.socket?.writable) interim(reply.raw, mock.id);
+    if (interim && request.raw.httpVersion === '1.1' && request.raw.socket?.writable) interim(reply.raw, mock);
     reply.header('x-mock-status', String(status));
     status = 200;
   }
@@ -90,7 +93,8 @@ function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord
   reply.header('x-mock-id', mock.id);
   reply.headers(FIXED_HEADERS);
   if (BODYLESS_STATUSES.has(status)) return reply.send();
-  return reply.send(servedBody(mock));
+  // A Buffer keeps the content type exactly as configured (a string would get "; charset=utf-8").
+  return reply.send(Buffer.from(servedBody(mock), 'utf8'));
 }
 
 /**

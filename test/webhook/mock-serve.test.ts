@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+describe('mock serving (inject)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({ env: { MAX_BODY_BYTES: '1024' } });
+  });
+  after(() => t.close());
+
+  async function createMock(payload: object): Promise<string> {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().mock.mock_id;
+  }
+  const hitCount = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).json().mock.hit_count;
+
+  it('answers with the configured status, headers, body and content type plus the fixed headers, without a key', async () => {
+    const id = await createMock({ status_code: 418, headers: { 'X-Custom': 'yes', 'Content-Type': 'text/plain' }, body: '<b>teapot</b>', content_type: 'text/html' });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
+    assert.equal(res.statusCode, 418);
+    assert.equal(res.body, '<b>teapot</b>');
+    assert.equal(res.headers['content-type'], 'text/html');
+    assert.equal(res.headers['x-custom'], 'yes');
+    assert.equal(res.headers['x-mock-id'], id);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['content-security-policy'], 'sandbox');
+    assert.equal(res.headers['content-length'], String(Buffer.byteLength('<b>teapot</b>')));
+  });
+
+  it('serves response_body JSON-encoded when body is absent; defaults to an empty JSON-typed 200', async () => {
+    const structured = await createMock({ response_body: { users: [{ id: 1, name: 'Ada' }] } });
+    const res = await t.app.inject({ method: 'POST', url: `/v1/mock/${structured}` });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.body, '{"users":[{"id":1,"name":"Ada"}]}');
+    assert.equal(res.headers['content-type'], 'application/json');
+    const empty = await createMock({});
+    const plain = await t.app.inject({ method: 'GET', url: `/v1/mock/${empty}` });
+    assert.equal(plain.statusCode, 200);
+    assert.equal(plain.body, '');
+    assert.equal(plain.headers['content-type'], 'application/json');
+  });
+
+  it('answers every method and sub-path when unrestricted, whatever body and content type is sent', async () => {
+    const id = await createMock({ body: 'ok' });
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE', 'PROPFIND'] as const) {
+      const res = await t.app.inject({ method, url: `/v1/mock/${id}/deep/sub/path?x=1`, headers: { 'content-type': 'garbage/@@@' }, payload: '{not json' });
+      assert.equal(res.statusCode, 200, method);
+      assert.equal(res.body, 'ok', method);
+    }
+    const noType = await t.app.inject({ method: 'POST', url: `/v1/mock/${id}`, payload: Buffer.from([0xff, 0x00]) });
+    assert.equal(noType.statusCode, 200);
+  });
+
+  it('a body above MAX_BODY_BYTES → 413', async () => {
+    const id = await createMock({ body: 'ok' });
+    const res = await t.app.inject({ method: 'POST', url: `/v1/mock/${id}`, headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(1025) });
+    assert.equal(res.statusCode, 413);
+    assert.equal(res.json().code, 'payload_too_large');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(await hitCount(id), 0);
+  });
+
+  it('method restriction: others → 405 with Allow; a GET mock also answers HEAD', async () => {
+    const post = await createMock({ method: 'post', body: 'created' });
+    const wrong = await t.app.inject({ method: 'GET', url: `/v1/mock/${post}` });
+    assert.equal(wrong.statusCode, 405);
+    assert.equal(wrong.json().code, 'method_not_allowed');
+    assert.equal(wrong.headers.allow, 'POST');
+    assert.equal((await t.app.inject({ method: 'POST', url: `/v1/mock/${post}` })).body, 'created');
+    const get = await createMock({ method: 'GET', body: 'hello' });
+    const head = await t.app.inject({ method: 'HEAD', url: `/v1/mock/${get}` });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, '');
+    const del = await t.app.inject({ method: 'DELETE', url: `/v1/mock/${get}` });
+    assert.equal(del.statusCode, 405);
+    assert.equal(del.headers.allow, 'GET, HEAD');
+    assert.equal(await hitCount(post), 1);
+  });
+
+  it('path restriction: only that sub-path answers, others 404', async () => {
+    const id = await createMock({ path: '/users/1', body: '{"id":1}' });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${id}/users/1?full=true` })).statusCode, 200);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${id}/users/%31` })).statusCode, 200);
+    for (const sub of ['', '/', '/users', '/users/2', '/users/1/']) {
+      const res = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}${sub}` });
+      assert.equal(res.statusCode, 404, sub);
+      assert.equal(res.json().code, 'not_found');
+    }
+  });
+
+  it('HEAD, 204 and 304 carry no body', async () => {
+    const ok = await createMock({ body: 'payload' });
+    const head = await t.app.inject({ method: 'HEAD', url: `/v1/mock/${ok}` });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, '');
+    for (const status of [204, 304]) {
+      const id = await createMock({ status_code: status, body: 'never sent' });
+      const res = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
+      assert.equal(res.statusCode, status);
+      assert.equal(res.body, '');
+      assert.equal(res.headers['x-mock-id'], id);
+    }
+  });
+
+  it('hit_count is exact right after each response', async () => {
+    const id = await createMock({ body: 'x' });
+    for (let i = 1; i <= 5; i++) {
+      await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
+      assert.equal(await hitCount(id), i);
+    }
+    await Promise.all(Array.from({ length: 50 }, () => t.app.inject({ method: 'POST', url: `/v1/mock/${id}/x` })));
+    assert.equal(await hitCount(id), 55);
+    await t.app.inject({ method: 'GET', url: `/v1/mock/${id}-nope` });
+    assert.equal(await hitCount(id), 55);
+  });
+
+  it('unknown, deleted and expired mocks → 404 with the fixed headers', async () => {
+    const unknown = await t.app.inject({ method: 'GET', url: '/v1/mock/mock_doesnotexist' });
+    assert.equal(unknown.statusCode, 404);
+    assert.equal(unknown.json().code, 'not_found');
+    assert.equal(unknown.headers['content-security-policy'], 'sandbox');
+    const id = await createMock({ ttl_seconds: 60 });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` })).statusCode, 200);
+    t.clock.advance(60_000);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${id}/sub` })).statusCode, 404);
+  });
+});

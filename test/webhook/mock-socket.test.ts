@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  informational: number[];
+  ms: number;
+}
+
+/** One request over a real socket; fails instead of hanging when no final answer comes in `limitMs`. */
+function call(url: string, method = 'GET', limitMs = 5000): Promise<Answer> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const informational: number[] = [];
+    const req = http.request(url, { method, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), informational, ms: Date.now() - started }));
+    });
+    req.on('information', (info) => informational.push(info.statusCode));
+    req.setTimeout(limitMs, () => req.destroy(new Error(`no final answer within ${limitMs} ms`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const countTimers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll `check` every 20 ms for up to `limitMs` (machines under load are slow, not wrong). */
+async function waitFor(check: () => boolean, limitMs = 3000): Promise<boolean> {
+  for (const end = Date.now() + limitMs; Date.now() < end; await sleep(20)) if (check()) return true;
+  return check();
+}
+
+describe('mock serving over a real socket', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await buildTestApp();
+    base = await listenOnLoopback(t.app);
+  });
+  after(() => t.close());
+
+  async function createMock(payload: object): Promise<string> {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload });
+    assert.equal(res.statusCode, 201, res.body);
+    return res.json().mock.mock_id;
+  }
+  const hitCount = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).json().mock.hit_count;
+
+  it('delay_ms holds only its own request: others are answered meanwhile', async () => {
+    const slow = await createMock({ delay_ms: 1000, body: 'slow' });
+    const fast = await createMock({ body: 'fast' });
+    let slowDone = false;
+    const pending = call(`${base}/v1/mock/${slow}`).then((a) => {
+      slowDone = true;
+      return a;
+    });
+    await sleep(50);
+    const quick = await Promise.all(Array.from({ length: 20 }, () => call(`${base}/v1/mock/${fast}`)));
+    for (const q of quick) assert.equal(q.body, 'fast');
+    assert.equal(slowDone, false, 'every fast answer arrived while the delayed one was still waiting');
+    assert.equal(await hitCount(slow), 0, 'not counted before it is served');
+    const answer = await pending;
+    assert.equal(answer.body, 'slow');
+    assert.ok(answer.ms >= 990 && answer.ms < 1800, `delayed answer after ${answer.ms} ms`);
+    assert.equal(await hitCount(slow), 1);
+  });
+
+  it('a client that disconnects during the delay frees its timer and is not counted', async () => {
+    const id = await createMock({ delay_ms: 30000, body: 'never' });
+    const short = await createMock({ delay_ms: 400, body: 'never either' });
+    await sleep(200);
+    const baseline = countTimers();
+    const sockets = [id, short].map((mockId) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(`GET /v1/mock/${mockId} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      return socket;
+    });
+    assert.ok(await waitFor(() => countTimers() >= baseline + 2), 'both delays are pending');
+    for (const s of sockets) s.destroy();
+    assert.ok(await waitFor(() => countTimers() <= baseline), `timers after disconnect: ${countTimers()} (baseline ${baseline})`);
+    await sleep(500);
+    assert.equal(await hitCount(id), 0);
+    assert.equal(await hitCount(short), 0);
+    const served = await call(`${base}/v1/mock/${short}`);
+    assert.equal(served.body, 'never either');
+    assert.equal(await hitCount(short), 1, 'counted once, for the request that was served');
+  });
+
+  it('1xx status codes never leave a client hanging: interim response (when safe) then a final 200', async () => {
+    const link = { link: '</app.css>; rel=preload; as=style' };
+    const cases: [number, number[], Record<string, string>][] = [
+      [100, [100], {}], [101, [], {}], [102, [102], {}], [103, [103], link], [103, [], {}], [150, [], {}], [199, [], {}],
+    ];
+    for (const [code, interim, extra] of cases) {
+      const id = await createMock({ status_code: code, body: `informational ${code}`, headers: { 'x-extra': 'kept', ...extra } });
+      const answer = await call(`${base}/v1/mock/${id}`, 'POST', 3000);
+      assert.equal(answer.status, 200, String(code));
+      assert.equal(answer.body, `informational ${code}`);
+      assert.equal(answer.headers['x-mock-status'], String(code));
+      assert.equal(answer.headers['x-extra'], 'kept');
+      assert.equal(answer.headers['x-mock-id'], id);
+      assert.deepEqual(answer.informational, interim, String(code));
+    }
+  });
+
+  it('a 1xx mock answers a raw HTTP/1.0 client with a single final response', async () => {
+    const id = await createMock({ status_code: 100, body: 'done' });
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    socket.write(`GET /v1/mock/${id} HTTP/1.0\r\nHost: x\r\n\r\n`);
+    const text = await new Promise<string>((resolve, reject) => {
+      let data = '';
+      socket.on('data', (c) => (data += c.toString()));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`hung; got ${JSON.stringify(data)}`)), 3000).unref();
+    });
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.equal(text.match(/HTTP\/1\.1 /g)?.length, 1);
+    assert.ok(text.endsWith('\r\n\r\ndone'));
+  });
+
+  it('HEAD, 204 and 304 over the wire carry no body bytes', async () => {
+    for (const [method, status] of [['HEAD', 200], ['GET', 204], ['GET', 304]] as const) {
+      const id = await createMock({ status_code: status, body: 'should not appear' });
+      const answer = await call(`${base}/v1/mock/${id}`, method);
+      assert.equal(answer.status, status);
+      assert.equal(answer.body, '');
+    }
+  });
+});
