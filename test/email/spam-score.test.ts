@@ -113,6 +113,13 @@ describe('POST /v1/email/form-spam-score', () => {
     assert.equal(a.body, b.body);
   });
 
+  it('a pathological 100 000-character message is scored quickly (no regex backtracking blow-up)', async () => {
+    const started = Date.now();
+    const res = await score({ message: '<a '.repeat(33000) + 'x'.repeat(900) + '!'.repeat(3) });
+    assert.equal(res.statusCode, 200);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+  });
+
   describe('bad input → 422', () => {
     for (const [name, body, path] of [
       ['message missing', { name: 'x' }, 'message'],

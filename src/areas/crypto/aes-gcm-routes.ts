@@ -27,7 +27,6 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Body: EncryptBody }>('/v1/auth/encrypt', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
       description: 'Key source: `key` (32 bytes; base64 by default, `key_encoding` hex or base64url), or `passphrase` ' +
         '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
@@ -59,7 +58,6 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Body: DecryptBody }>('/v1/auth/decrypt', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Decrypt AES-256-GCM ciphertext',
       description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
         'Send `key`, or `passphrase` + `salt` (+ `kdf_params` when not the defaults). Any wrong key, AAD or tampered byte answers 422 ' +

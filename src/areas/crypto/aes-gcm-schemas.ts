@@ -7,8 +7,8 @@ const kdfParams = {
   type: 'object',
   required: ['log_n', 'r', 'p'],
   properties: {
-    log_n: { type: 'integer', minimum: 10, maximum: 17, description: 'scrypt cost N = 2^log_n (10..17).' },
-    r: { type: 'integer', minimum: 1, maximum: 16 },
+    log_n: { type: 'integer', minimum: 10, maximum: 16, description: 'scrypt cost N = 2^log_n (10..16).' },
+    r: { type: 'integer', minimum: 1, maximum: 8, description: 'Block size 1..8 (memory 128 * N * r bytes: at most 64 MiB).' },
     p: { type: 'integer', minimum: 1, maximum: 4 },
   },
   additionalProperties: false,

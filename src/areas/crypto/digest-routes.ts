@@ -33,7 +33,6 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Body: HashBody }>('/v1/auth/hash', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Hash data (MD5, SHA-1, SHA-2, SHA-3, BLAKE2)',
       description: `Algorithms: ${hashList}. SHA-3 is the FIPS 202 standard, not Keccak. Output in \`encoding\` hex (default, lowercase) or base64.`,
       body: {
@@ -61,7 +60,6 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Body: HmacBody }>('/v1/auth/hmac', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'HMAC signature (SHA-256, SHA-384, SHA-512)',
       description: 'RFC 2104 HMAC. `signature` is written in `encoding` (hex default, base64), which is what hmac-verify reads.',
       body: { type: 'object', required: ['data', 'key'], properties: hmacInput, additionalProperties: false, examples: [{ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256' }] },
@@ -83,7 +81,6 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
   app.post<{ Body: HmacVerifyBody }>('/v1/auth/hmac-verify', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Verify an HMAC signature in constant time',
       description: '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +
         '`X-Hub-Signature-256: sha256=...`) is ignored. Comparison uses timingSafeEqual; a signature of the wrong length is `valid: false`, ' +

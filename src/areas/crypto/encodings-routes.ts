@@ -16,7 +16,6 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
   app.post<{ Body: Base64EncodeBody }>('/v1/auth/base64-encode', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Base64 or Base64URL encode',
       description: 'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
         '`data` is UTF-8 text unless `data_encoding` says hex, base64 or base64url (to encode binary).',
@@ -50,7 +49,6 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
   app.post<{ Body: Base64DecodeBody }>('/v1/auth/base64-decode', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Decode Base64 or Base64URL',
       description: 'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
         'spaces and line breaks ignored. Other input is 422. `result` is UTF-8 text, or hex when the bytes are not valid UTF-8 (`result_encoding`).',
@@ -67,7 +65,6 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
   app.post<{ Body: EncodeBody }>('/v1/auth/encode', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Encode or decode URL, HTML entities, hex and ascii85',
       description: `Formats: ${formatNotes}. Encoding takes the UTF-8 bytes of \`data\`. Decoding invalid input (bad %-sequence, ` +
         'odd-length or non-hex digits, invalid ascii85) is 422; decoded bytes that are not valid UTF-8 come back as hex (`result_encoding`).',

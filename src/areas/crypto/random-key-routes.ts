@@ -35,7 +35,6 @@ export default async function randomKeyRoutes(app: FastifyInstance, ctx: AppCont
   app.get<{ Querystring: Query }>('/v1/auth/generate-key', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Generate API keys, UUID v4s, nanoids, secret tokens or hex keys',
       description: 'All randomness comes from the OS CSPRNG; alphabets are sampled by rejection (no modulo bias). ' +
         '`api_key`: prefix (default `dk_`) + base62 characters (default 32). `uuid`: RFC 9562 version 4. ' +

@@ -77,7 +77,6 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
   app.get<{ Querystring: GenerateQuery }>('/v1/auth/totp-generate', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Generate a TOTP secret, its otpauth:// URI and a QR code',
       description: 'The secret is random and sized for the algorithm (20 bytes for SHA1, 32 for SHA256, 64 for SHA512; at least 160 bits), ' +
         'written in base32 without padding. The URI follows the Key Uri Format: `otpauth://totp/{issuer}:{account}?secret=&issuer=&algorithm=&digits=&period=`, ' +
@@ -94,7 +93,6 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
   app.post<{ Body: VerifyBody }>('/v1/auth/totp-verify', {
     config: { area: 'auth' },
     schema: {
-      tags: ['crypto'],
       summary: 'Verify a TOTP code (RFC 6238) within a window of steps',
       description: 'Steps from -window to +window around `timestamp` (Unix seconds, default now) are checked, each with a constant-time comparison; ' +
         '`delta` is the matching step nearest 0. A code whose length differs from `digits` is simply not valid. ' +

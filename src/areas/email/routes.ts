@@ -56,7 +56,6 @@ export default async function emailRoutes(app: FastifyInstance, ctx: AppContext)
   app.post<{ Body: Body }>('/v1/email/form-spam-score', {
     config: { area: 'email' },
     schema: {
-      tags: ['email'],
       summary: 'Score a form submission for spam likelihood',
       description: 'Deterministic rules (no network, no randomness); the weights of the rules that fire are added, the score is capped at 100 ' +
         `and \`is_spam\` is \`score >= threshold\` (default 50). Each fired rule is a reason \`{rule, weight, detail}\`, in this order. Rules: ${ruleList}.`,

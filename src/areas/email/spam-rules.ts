@@ -58,7 +58,7 @@ export const SPAM_RULES: readonly SpamRule[] = [
       return null;
     } },
   { rule: 'markup_links', weight: 20, description: 'HTML anchors or BBCode [url] tags in the message (form fields are plain text)',
-    check: (f) => (/<a\s[^>]*href|\[url[=\]]|\[link[=\]]/i.test(f.message) ? { detail: 'the message contains HTML or BBCode links' } : null) },
+    check: (f) => (/<a\s[^>]{0,200}?href|\[url[=\]]|\[link[=\]]/i.test(f.message) ? { detail: 'the message contains HTML or BBCode links' } : null) },
   { rule: 'spam_phrases', weight: PHRASE_WEIGHT, description: `known spam phrases in subject or message: ${PHRASE_WEIGHT} per distinct phrase, at most ${PHRASE_CAP}`,
     check: (f) => {
       const text = [f.subject ?? '', f.message].join('\n').normalize('NFKC');
