@@ -5,6 +5,8 @@ import { jsonTransformSchema } from './jmespath-schemas.js';
 import { validateJsonSchema } from './json-schema.js';
 import type { Draft } from './json-schema-drafts.js';
 import { jsonSchemaValidateSchema } from './json-schema-schemas.js';
+import { inferSchema } from './json-to-schema.js';
+import { jsonToSchemaSchema } from './json-to-schema-schemas.js';
 
 interface TransformBody {
   data: unknown;
@@ -33,5 +35,9 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
     const { valid, errors } = await validateJsonSchema({ data, schema, draft, schemas, assertFormat });
     const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
     return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
+  });
+
+  app.post<{ Body: { data: unknown } }>('/v1/json-to-schema', { schema: jsonToSchemaSchema, config: { area: 'devtools' } }, async (request) => {
+    return { schema: inferSchema(request.body.data) };
   });
 }
