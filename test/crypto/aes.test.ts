@@ -99,6 +99,20 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     assert.equal(wrong.json().code, 'decryption_failed');
   });
 
+  it('scrypt runs off the main thread: /healthz answers while 4 passphrase encryptions are in flight', async () => {
+    const started = performance.now();
+    const heavy = Array.from({ length: 4 }, () => post('/v1/auth/encrypt', { plaintext: 'x', passphrase: 'pw', kdf_params: { log_n: 15, r: 8, p: 1 } }));
+    let heavyDone = false;
+    void Promise.all(heavy).then(() => (heavyDone = true));
+    await new Promise((r) => setImmediate(r));
+    const health = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const healthMs = performance.now() - started;
+    assert.equal(health.statusCode, 200);
+    assert.equal(heavyDone, false, 'the health check should not have waited for scrypt');
+    assert.ok(healthMs < 100, `healthz took ${healthMs} ms`);
+    for (const res of await Promise.all(heavy)) assert.equal(res.statusCode, 200);
+  });
+
   it('binary plaintext comes back as hex unless plaintext_encoding asks for base64', async () => {
     const enc = (await post('/v1/auth/encrypt', { plaintext: 'ff00fe', plaintext_encoding: 'hex', key })).json();
     const auto = await post('/v1/auth/decrypt', { ciphertext: enc.ciphertext, iv: enc.iv, tag: enc.tag, key });
@@ -142,6 +156,8 @@ describe('AES-256-GCM encrypt/decrypt', () => {
       ['decrypt without key or passphrase', '/v1/auth/decrypt', sealedish, 'key'],
       ['passphrase without salt', '/v1/auth/decrypt', { ...sealedish, passphrase: 'p' }, 'salt'],
       ['scrypt log_n beyond the bound', '/v1/auth/encrypt', { plaintext: 'x', passphrase: 'p', kdf_params: { log_n: 30, r: 8, p: 1 } }, 'kdf_params.log_n'],
+      ['kdf_params without a passphrase', '/v1/auth/encrypt', { plaintext: 'x', kdf_params: { log_n: 15, r: 8, p: 1 } }, 'kdf_params'],
+      ['salt with a key', '/v1/auth/decrypt', { ...sealedish, key, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' }, 'salt'],
       ['plaintext missing', '/v1/auth/encrypt', {}, 'plaintext'],
       ['unknown field', '/v1/auth/encrypt', { plaintext: 'x', mode: 'cbc' }, 'mode'],
     ] as const) {

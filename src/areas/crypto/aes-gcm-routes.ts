@@ -12,6 +12,9 @@ function toScrypt(wire: WireScrypt | undefined): ScryptParams {
 
 function keySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: string; salt?: string; salt_encoding?: ByteEncoding; kdf_params?: WireScrypt }, allowGenerate: boolean): KeySource {
   if (b.key !== undefined && b.passphrase !== undefined) throw invalidField('passphrase', 'cannot be combined with key: send one of them');
+  if (b.passphrase === undefined && (b.kdf_params !== undefined || b.salt !== undefined)) {
+    throw invalidField(b.salt !== undefined ? 'salt' : 'kdf_params', 'applies only with a passphrase');
+  }
   if (b.key !== undefined) return { kind: 'key', key: decodeBytes(b.key, b.key_encoding ?? 'base64', 'key') };
   if (b.passphrase !== undefined) {
     const salt = b.salt === undefined ? undefined : decodeBytes(b.salt, b.salt_encoding ?? 'base64', 'salt');
