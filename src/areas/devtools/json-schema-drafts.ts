@@ -3,6 +3,7 @@ import '@hyperjump/json-schema/draft-06';
 import '@hyperjump/json-schema/draft-07';
 import '@hyperjump/json-schema/draft-2019-09';
 import '@hyperjump/json-schema/draft-2020-12';
+import '@hyperjump/json-schema/formats'; // format handlers (email, uri, date-time, ipv4, uuid, ...)
 
 export type Draft = '4' | '6' | '7' | '2019-09' | '2020-12';
 

@@ -60,8 +60,19 @@ interface Compiled {
 }
 
 const cache = new Map<string, { compiled: Promise<Compiled>; bytes: number }>();
+const stats = { compiles: 0 };
 let cacheBytes = 0;
 let registryQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * How many schemas were compiled and how many compiled validators are cached (for tests and metrics).
+ *
+ * @example
+ *   schemaCacheStats() // → { compiles: 12, cached: 12 }
+ */
+export function schemaCacheStats(): { compiles: number; cached: number } {
+  return { compiles: stats.compiles, cached: cache.size };
+}
 
 /** The validator's schema registry is global: compile one request at a time. */
 function exclusive<T>(task: () => Promise<T>): Promise<T> {
@@ -81,6 +92,7 @@ function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
 }
 
 async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[string, unknown]>): Promise<Compiled> {
+  stats.compiles++;
   const before = new Set(getAllRegisteredSchemaUris());
   const documents = new Map<string, unknown>();
   const rootUris = new Set([ROOT_URI]);

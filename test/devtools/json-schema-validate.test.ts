@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { schemaCacheStats } from '../../src/areas/devtools/json-schema.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+describe('POST /v1/json-schema-validate: answers and bad input', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  const check = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
+
+  it('valid data answers valid true with no errors', async () => {
+    const res = await check({ data: { age: 3 }, schema: { properties: { age: { type: 'integer' } } } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), { valid: true, errors: [] });
+  });
+
+  it('a nested failure gives the full path (indices as integers) and the schema path', async () => {
+    const schema = { type: 'object', properties: { user: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } } };
+    const res = await check({ data: { user: { tags: ['a', 2] } }, schema });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json(), {
+      valid: false,
+      error: 'value at ["user","tags",1] must be string',
+      path: ['user', 'tags', 1],
+      schema_path: '#/properties/user/properties/tags/items/type',
+      errors: [{ error: 'value at ["user","tags",1] must be string', path: ['user', 'tags', 1], schema_path: '#/properties/user/properties/tags/items/type' }],
+    });
+  });
+
+  it('every failure is listed; a root failure has path []', async () => {
+    const schema = { type: 'object', required: ['name'], properties: { age: { minimum: 0 } }, additionalProperties: false };
+    const res = await check({ data: { age: -1, extra: true }, schema });
+    const body = res.json();
+    assert.equal(body.valid, false);
+    assert.deepEqual(
+      body.errors.map((e: { path: unknown; schema_path: string }) => [e.path, e.schema_path]),
+      [[[], '#/required'], [['age'], '#/properties/age/minimum'], [['extra'], '#/additionalProperties']],
+    );
+    assert.equal(body.error, 'value must have required property "name"');
+    assert.equal(body.errors[1].error, 'value at ["age"] must be >= 0');
+    assert.match(body.errors[2].error, /not allowed by additionalProperties/);
+  });
+
+  it('a schema that is not a valid schema is a 422', async () => {
+    for (const schema of [{ type: 'strin' }, { minimum: 'a' }, { required: 'name' }, { properties: { a: 5 } }]) {
+      const res = await check({ data: {}, schema });
+      assert.equal(res.statusCode, 422, JSON.stringify(schema));
+      assert.equal(res.json().code, 'validation_error');
+      assert.match(res.json().detail, /not a valid draft 2020-12 schema/);
+    }
+  });
+
+  it('a schema that is not an object or boolean is a 422', async () => {
+    const res = await check({ data: {}, schema: 'string' });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().errors[0].path, 'schema');
+  });
+
+  it('a $ref to an unknown URI is a 422 and nothing is fetched (a loopback server sees no request)', async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      res.setHeader('content-type', 'application/schema+json');
+      res.end('{"type":"integer"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/schema.json`;
+    try {
+      const res = await check({ data: 1, schema: { $ref: url } });
+      assert.equal(res.statusCode, 422);
+      assert.equal(res.json().code, 'validation_error');
+      assert.match(res.json().detail, /not in schemas \(remote documents are never fetched\)/);
+      const meta = await check({ data: 1, schema: { $schema: url.replace('schema.json', 'meta.json') } });
+      assert.equal(meta.statusCode, 422);
+      assert.equal(hits, 0);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a file: $ref is a 422 and the file is never read', async () => {
+    const res = await check({ data: 'x', schema: { $ref: 'file:///etc/passwd' } });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_error');
+  });
+
+  it('a $ref to a missing local definition is a 422', async () => {
+    const res = await check({ data: 1, schema: { $ref: '#/$defs/nothing' } });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /cannot be resolved|not in schemas/);
+  });
+
+  it('schemas supply other documents; a failure inside one has an absolute schema_path', async () => {
+    const res = await check({
+      data: { home: { zip: 75001 } },
+      schema: { properties: { home: { $ref: 'https://example.com/address.json' } } },
+      schemas: { 'https://example.com/address.json': { type: 'object', properties: { zip: { type: 'string' } } } },
+    });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().path, ['home', 'zip']);
+    assert.equal(res.json().schema_path, 'https://example.com/address.json#/properties/zip/type');
+  });
+
+  it('draft "5" is a 422 listing the drafts', async () => {
+    const res = await check({ data: 1, schema: {}, draft: '5' });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().errors[0].path, 'draft');
+    assert.match(res.json().errors[0].message, /"4", "6", "7", "2019-09", "2020-12"/);
+  });
+
+  it('$schema picks the draft, and draft overrides it', async () => {
+    const draft4 = { $schema: 'http://json-schema.org/draft-04/schema#', maximum: 5, exclusiveMaximum: true };
+    assert.equal((await check({ data: 5, schema: draft4 })).json().valid, false);
+    assert.equal((await check({ data: 4, schema: draft4 })).json().valid, true);
+    // boolean exclusiveMaximum is not a 2020-12 schema
+    assert.equal((await check({ data: 5, schema: draft4, draft: '2020-12' })).statusCode, 422);
+    assert.equal((await check({ data: 5, schema: { maximum: 5, exclusiveMaximum: true }, draft: '4' })).json().valid, false);
+  });
+
+  it('format is asserted by drafts 4-7, annotation-only in 2019-09/2020-12 unless assert_format', async () => {
+    const schema = { format: 'email' };
+    assert.equal((await check({ data: 'nope', schema, draft: '7' })).json().valid, false);
+    assert.equal((await check({ data: 'nope', schema, draft: '4' })).json().valid, false);
+    assert.equal((await check({ data: 'nope', schema })).json().valid, true);
+    assert.equal((await check({ data: 'nope', schema, draft: '2019-09' })).json().valid, true);
+    const asserted = await check({ data: 'nope', schema, assert_format: true });
+    assert.equal(asserted.json().valid, false);
+    assert.equal(asserted.json().error, 'value must be a valid email');
+    assert.equal((await check({ data: 'a@example.com', schema, assert_format: true })).json().valid, true);
+  });
+
+  it('__proto__ and constructor keys in data and schema are ordinary keys', async () => {
+    const schema = JSON.parse('{"required": ["__proto__", "constructor"], "properties": {"__proto__": {"type": "integer"}, "constructor": {"type": "integer"}}}');
+    const missing = await check({ data: {}, schema });
+    assert.equal(missing.json().valid, false);
+    assert.equal(missing.json().error, 'value must have required properties "__proto__", "constructor"');
+    const ok = await check({ data: JSON.parse('{"__proto__": 1, "constructor": 2}'), schema });
+    assert.deepEqual(ok.json(), { valid: true, errors: [] });
+    const wrong = await check({ data: JSON.parse('{"__proto__": "x", "constructor": 2}'), schema });
+    assert.deepEqual(wrong.json().path, ['__proto__']);
+    assert.equal(wrong.json().schema_path, '#/properties/__proto__/type');
+  });
+
+  it('deeply nested data (depth 900) against a recursive schema answers without a 5xx', async () => {
+    const schema = { type: 'array', items: { $ref: '#' } };
+    const deep = JSON.parse('['.repeat(900) + ']'.repeat(900));
+    const res = await check({ data: deep, schema });
+    assert.ok(res.statusCode === 200 || res.statusCode === 422, res.body);
+    if (res.statusCode === 200) assert.equal(res.json().valid, true);
+    const bad = JSON.parse('['.repeat(900) + '1' + ']'.repeat(900));
+    const res2 = await check({ data: bad, schema });
+    assert.ok(res2.statusCode === 200 || res2.statusCode === 422, res2.body);
+    if (res2.statusCode === 200) assert.equal(res2.json().path.length, 900);
+  });
+
+  it('a schema nested deeper than 100 levels is a 422', async () => {
+    const schema = JSON.parse('{"items":'.repeat(120) + '{}' + '}'.repeat(120));
+    const res = await check({ data: [], schema });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /deeper than 100 levels/);
+  });
+
+  it('a repeated schema is compiled once (cache)', async () => {
+    const schema = { type: 'object', properties: { cacheProbe: { type: 'string', minLength: 3 } } };
+    await check({ data: { cacheProbe: 'abc' }, schema });
+    const before = schemaCacheStats().compiles;
+    for (let i = 0; i < 5; i++) {
+      const res = await check({ data: { cacheProbe: i % 2 ? 'abcd' : 'a' }, schema });
+      assert.equal(res.json().valid, i % 2 === 1);
+    }
+    assert.equal(schemaCacheStats().compiles, before);
+  });
+
+  it('concurrent requests whose schemas share an $id each get their own answer', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        check({ data: i % 2 ? 'text' : 5, schema: { $id: 'https://example.com/same.json', type: i % 2 ? 'string' : 'integer', minLength: 0, maximum: 100 + i } }),
+      ),
+    );
+    for (const res of results) assert.deepEqual(res.json(), { valid: true, errors: [] });
+  });
+});
