@@ -58,12 +58,13 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxBodyBytes }, (_request, body, done) => done(null, body));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(CATCH_HEADERS);
     // The framework answers 415 to a content type it cannot parse (`Content-Type: garbage`); a bin must
     // capture it anyway. Without the header every body reaches the raw parser; the stored headers come
-    // from rawHeaders, which keep it.
-    delete request.headers['content-type'];
+    // from rawHeaders, which keep it. (Assigned, not deleted, so the headers object keeps its shape.)
+    request.headers['content-type'] = undefined;
+    done();
   });
 
   async function capture(request: FastifyRequest, reply: FastifyReply) {

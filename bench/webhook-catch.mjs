@@ -1,0 +1,57 @@
+// Webhook catch benchmark (issue 3): a 1 KB JSON POST captured durably (SQLite, each 200 sent only
+// after its commit) against a bare node:http server that reads the same body and answers a JSON body
+// of the same size as the catch acknowledgement. Target: catch keeps >= 50% of the bare server's rps.
+// Run: npm run build && (cd bench && npm install && node webhook-catch.mjs)
+import { measure, ratio, startBareServer, startService, writeResults } from './lib.mjs';
+
+const duration = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+// Alternating rounds (bare, catch, bare, catch, ...) so load from other processes hits both alike.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+// A realistic 1 KB webhook payload (exactly 1024 bytes of JSON).
+const base = { id: 'evt_1NqKx2Lk', type: 'invoice.paid', created: 1795300000, data: { object: { amount: 1050, currency: 'eur' } }, pad: '' };
+const payload = JSON.stringify({ ...base, pad: 'x'.repeat(1024 - JSON.stringify(base).length) });
+/** Mean rps and worst latencies and error counts over the rounds. */
+function summarize(results, title) {
+  const mean = (key) => Math.round(results.reduce((sum, r) => sum + r[key], 0) / results.length);
+  const max = (key) => Math.max(...results.map((r) => r[key]));
+  const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+  return { ...results[0], title, rps: mean('rps'), p50_ms: mean('p50_ms'), p99_ms: max('p99_ms'), non2xx: total('non2xx'), errors: total('errors') };
+}
+if (Buffer.byteLength(payload) !== 1024) throw new Error(`payload is ${Buffer.byteLength(payload)} bytes`);
+// BIN_MAX_REQUESTS high enough that eviction runs on every capture, as in steady use.
+const service = await startService({ env: { BIN_MAX_REQUESTS: '1000' } });
+try {
+  const created = await fetch(`${service.url}/v1/bins`, {
+    method: 'POST',
+    headers: { 'x-api-key': service.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', ttl_seconds: 172800 }),
+  });
+  const { bin, url } = await created.json();
+  const ack = await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })).text();
+  const bare = await startBareServer({ bodyBytes: Buffer.byteLength(ack) });
+  try {
+    const runs = { bare: [], capture: [] };
+    for (let round = 1; round <= rounds; round++) {
+      runs.bare.push(await measure({ url: `${bare.url}/`, method: 'POST', body: payload, connections, duration, title: `bare node:http (1 KB POST, ${Buffer.byteLength(ack)} B answer), round ${round}` }));
+      runs.capture.push(await measure({ url, method: 'POST', body: payload, connections, duration, title: `POST /v1/catch/{bin_id} (1 KB JSON, durable), round ${round}` }));
+    }
+    const baseline = summarize(runs.bare, `bare node:http (1 KB POST, ${Buffer.byteLength(ack)} B answer), mean of ${rounds}`);
+    const capture = summarize(runs.capture, `POST /v1/catch/{bin_id} (1 KB JSON, durable), mean of ${rounds}`);
+    const count = (await (await fetch(`${service.url}/v1/bins/${bin.bin_id}`, { headers: { 'x-api-key': service.apiKey } })).json()).bin.request_count;
+    const pct = ratio(capture.rps, baseline.rps);
+    writeResults('webhook-catch', {
+      note: `Service with LOG_LEVEL=warn, SQLite store (WAL, synchronous=NORMAL: every acknowledged capture is committed), BIN_MAX_REQUESTS=1000 (eviction on every capture), ${connections} connections, ${rounds} alternating rounds of ${duration} s each after a 2 s warm-up (the verdict uses the means), autocannon in a separate process from both servers.`,
+      rows: [...runs.bare.flatMap((b, i) => [b, runs.capture[i]]), baseline, capture].map((r) => ({ ...r, pct_of_bare: ratio(r.rps, baseline.rps) })),
+      captured_total: count,
+      verdicts: [
+        `catch at ${pct}% of bare node:http (target >= 50%): ${pct >= 50 ? 'met' : 'NOT met'}`,
+        `request_count after the run: ${count} (every 2xx of warm-up and measurement, plus 1 probe)`,
+      ],
+    });
+  } finally {
+    await bare.stop();
+  }
+} finally {
+  await service.stop();
+}
