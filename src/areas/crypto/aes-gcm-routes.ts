@@ -6,11 +6,11 @@ import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, type KeySource, type Scry
 import { decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
 import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 
-function toScrypt(wire: WireScrypt | undefined): ScryptParams {
+function readScryptParams(wire: WireScrypt | undefined): ScryptParams {
   return wire ? { logN: wire.log_n, r: wire.r, p: wire.p } : DEFAULT_SCRYPT;
 }
 
-function keySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: string; salt?: string; salt_encoding?: ByteEncoding; kdf_params?: WireScrypt }, allowGenerate: boolean): KeySource {
+function readKeySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: string; salt?: string; salt_encoding?: ByteEncoding; kdf_params?: WireScrypt }, allowGenerate: boolean): KeySource {
   if (b.key !== undefined && b.passphrase !== undefined) throw invalidField('passphrase', 'cannot be combined with key: send one of them');
   if (b.passphrase === undefined && (b.kdf_params !== undefined || b.salt !== undefined)) {
     throw invalidField(b.salt !== undefined ? 'salt' : 'kdf_params', 'applies only with a passphrase');
@@ -18,7 +18,7 @@ function keySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: 
   if (b.key !== undefined) return { kind: 'key', key: decodeBytes(b.key, b.key_encoding ?? 'base64', 'key') };
   if (b.passphrase !== undefined) {
     const salt = b.salt === undefined ? undefined : decodeBytes(b.salt, b.salt_encoding ?? 'base64', 'salt');
-    return { kind: 'passphrase', passphrase: b.passphrase, salt, scrypt: toScrypt(b.kdf_params) };
+    return { kind: 'passphrase', passphrase: b.passphrase, salt, scrypt: readScryptParams(b.kdf_params) };
   }
   if (!allowGenerate) throw invalidField('key', 'is required (or passphrase and salt)');
   return { kind: 'generate' };
@@ -42,7 +42,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     const b = request.body;
     const plaintext = decodeBytes(b.plaintext, b.plaintext_encoding, 'plaintext');
     const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
-    const sealed = await encryptAesGcm(plaintext, keySource(b, true), aad);
+    const sealed = await encryptAesGcm(plaintext, readKeySource(b, true), aad);
     const out: Record<string, unknown> = {
       algorithm: 'aes-256-gcm',
       ciphertext: sealed.ciphertext.toString('base64'),
@@ -77,7 +77,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
       tag: decodeBytes(b.tag, b.tag_encoding ?? 'base64', 'tag'),
     };
     const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
-    const plain = await decryptAesGcm(sealed, keySource(b, false), aad);
+    const plain = await decryptAesGcm(sealed, readKeySource(b, false), aad);
     if (b.plaintext_encoding === 'hex' || b.plaintext_encoding === 'base64') {
       return { plaintext: plain.toString(b.plaintext_encoding), plaintext_encoding: b.plaintext_encoding };
     }

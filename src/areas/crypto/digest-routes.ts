@@ -3,13 +3,13 @@ import type { AppContext } from '../../context.js';
 import { byteEncodingSchema, decodeBytes, type ByteEncoding } from './bytes.js';
 import { computeHash, computeHmac, DIGEST_ENCODINGS, HASH_ALGORITHMS, HMAC_ALGORITHMS, verifyHmac, type DigestEncoding, type HashAlgorithm, type HmacAlgorithm } from './digest.js';
 
-const bytes = (description: string) => ({ type: 'string', description }) as const;
+const describeBytes = (description: string) => ({ type: 'string', description }) as const;
 const encoding = { type: 'string', enum: [...DIGEST_ENCODINGS], default: 'hex' } as const;
 const hmacAlgorithm = { type: 'string', enum: Object.keys(HMAC_ALGORITHMS), default: 'sha256' } as const;
 const hmacInput = {
-  data: bytes('Message (UTF-8 unless `data_encoding`).'),
+  data: describeBytes('Message (UTF-8 unless `data_encoding`).'),
   data_encoding: byteEncodingSchema,
-  key: bytes('HMAC key (UTF-8 unless `key_encoding`).'),
+  key: describeBytes('HMAC key (UTF-8 unless `key_encoding`).'),
   key_encoding: byteEncodingSchema,
   algorithm: hmacAlgorithm,
   encoding,
@@ -38,7 +38,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
       body: {
         type: 'object',
         required: ['data'],
-        properties: { data: bytes('Data to hash (UTF-8 unless `data_encoding`).'), data_encoding: byteEncodingSchema, algorithm: { type: 'string', enum: Object.keys(HASH_ALGORITHMS), default: 'sha256' }, encoding },
+        properties: { data: describeBytes('Data to hash (UTF-8 unless `data_encoding`).'), data_encoding: byteEncodingSchema, algorithm: { type: 'string', enum: Object.keys(HASH_ALGORITHMS), default: 'sha256' }, encoding },
         additionalProperties: false,
         examples: [{ data: 'abc', algorithm: 'sha256' }],
       },

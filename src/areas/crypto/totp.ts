@@ -50,7 +50,7 @@ export function verifyTotp(secret: Buffer, code: string, timestamp: number, para
   const given = Buffer.from(code.padEnd(params.digits, ' ').slice(0, params.digits));
   const lengthOk = code.length === params.digits;
   let delta: number | null = null;
-  for (const step of stepsNearestFirst(window)) {
+  for (const step of listStepsNearestFirst(window)) {
     const counter = current + step;
     if (counter < 0) continue;
     const expected = Buffer.from(computeHotp(secret, counter, params.digits, params.algorithm));
@@ -59,7 +59,7 @@ export function verifyTotp(secret: Buffer, code: string, timestamp: number, para
   return { valid: delta !== null, delta };
 }
 
-function stepsNearestFirst(window: number): number[] {
+function listStepsNearestFirst(window: number): number[] {
   const steps = [0];
   for (let i = 1; i <= window; i++) steps.push(-i, i);
   return steps;

@@ -26,16 +26,16 @@ const PHRASE_PATTERNS = SPAM_PHRASES.map((p) => ({ phrase: p, re: new RegExp(`(?
 const PHRASE_WEIGHT = 10;
 const PHRASE_CAP = 40;
 
-function textFields(f: FormSubmission): string {
+function joinTextFields(f: FormSubmission): string {
   return [f.name, f.email, f.subject, f.message].filter((x) => x !== undefined).join('\n');
 }
 
-function emailDomain(email: string): string | null {
+function extractEmailDomain(email: string): string | null {
   const at = email.lastIndexOf('@');
   return at > 0 ? email.slice(at + 1).trim().toLowerCase().replace(/\.$/, '') : null;
 }
 
-function disposableMatch(domain: string): string | undefined {
+function findDisposableDomain(domain: string): string | undefined {
   const labels = domain.split('.');
   for (let i = 0; i < labels.length - 1; i++) {
     const candidate = labels.slice(i).join('.');
@@ -67,8 +67,8 @@ export const SPAM_RULES: readonly SpamRule[] = [
     } },
   { rule: 'disposable_email', weight: 25, description: 'the e-mail domain is a known throwaway-mailbox provider',
     check: (f) => {
-      const domain = f.email ? emailDomain(f.email) : null;
-      const match = domain ? disposableMatch(domain) : undefined;
+      const domain = f.email ? extractEmailDomain(f.email) : null;
+      const match = domain ? findDisposableDomain(domain) : undefined;
       return match ? { detail: `${domain} is a disposable e-mail domain (${match})` } : null;
     } },
   { rule: 'invalid_email', weight: 15, description: 'an e-mail was given but is not of the form local@domain.tld',
@@ -77,12 +77,12 @@ export const SPAM_RULES: readonly SpamRule[] = [
     check: (f) => (f.name && /https?:\/\/|www\.|@|\.(?:com|net|org|ru|xyz|top)\b/i.test(f.name) ? { detail: 'the name contains a link or address' } : null) },
   { rule: 'zero_width_characters', weight: 20, description: 'invisible characters (zero-width, soft hyphen, bidi controls) used to dodge filters',
     check: (f) => {
-      const n = textFields(f).match(INVISIBLE)?.length ?? 0;
+      const n = joinTextFields(f).match(INVISIBLE)?.length ?? 0;
       return n ? { detail: `${n} invisible character(s)` } : null;
     } },
   { rule: 'mixed_scripts', weight: 20, description: 'a word mixing Latin with Cyrillic or Greek letters (look-alike spelling)',
     check: (f) => {
-      const word = textFields(f).normalize('NFC').match(/[\p{L}\p{M}]+/gu)?.find((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w));
+      const word = joinTextFields(f).normalize('NFC').match(/[\p{L}\p{M}]+/gu)?.find((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w));
       return word ? { detail: `"${word.slice(0, 40)}" mixes scripts` } : null;
     } },
   { rule: 'excessive_caps', weight: 10, description: 'subject or message of 20+ letters that is more than 60% capitals',
@@ -95,7 +95,7 @@ export const SPAM_RULES: readonly SpamRule[] = [
       return null;
     } },
   { rule: 'excessive_punctuation', weight: 5, description: 'runs of 4 or more ! ? or $',
-    check: (f) => (/[!?$]{4,}/.test(textFields(f)) ? { detail: 'runs of !, ? or $' } : null) },
+    check: (f) => (/[!?$]{4,}/.test(joinTextFields(f)) ? { detail: 'runs of !, ? or $' } : null) },
   { rule: 'bot_user_agent', weight: 15, description: 'user_agent given but empty, or an HTTP library / headless browser / crawler',
     check: (f) => (f.userAgent !== undefined && (f.userAgent.trim() === '' || BOT_USER_AGENT.test(f.userAgent)) ? { detail: `user agent "${f.userAgent.slice(0, 80)}"` } : null) },
   { rule: 'empty_message', weight: 10, description: 'the message has fewer than 5 non-space characters',
