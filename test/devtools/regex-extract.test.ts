@@ -122,6 +122,25 @@ describe('POST /v1/regex-extract', () => {
     assert.deepEqual(spans(await matchesOf({ pattern: 'a+', text: 'baab' })), [['aa', 1, 3]]);
   });
 
+  it('four catastrophic patterns at once (more than the pool has workers) all answer 422 within 1 s', async () => {
+    const started = Date.now();
+    const answers = await Promise.all([1, 2, 3, 4].map(async () => {
+      const res = await extract({ pattern: '(x+x+)+y', text: 'x'.repeat(40) });
+      return { status: res.statusCode, code: res.json().code, ms: Date.now() - started };
+    }));
+    for (const a of answers) {
+      assert.equal(a.status, 422);
+      assert.equal(a.code, 'regex_timeout');
+      assert.ok(a.ms < 1000, `answered after ${a.ms} ms`);
+    }
+    // The stopped workers are replaced; until one is up (slow under tsx on a loaded host), a new
+    // request may itself time out waiting, so poll.
+    let res = await extract({ pattern: 'y', text: 'xy' });
+    for (let i = 0; i < 100 && res.statusCode !== 200; i++) res = await extract({ pattern: 'y', text: 'xy' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(spans(res.json().matches), [['y', 1, 2]]);
+  });
+
   it('422 for flag q, with the accepted flags listed', async () => {
     const res = await extract({ pattern: 'a', text: 'a', flags: 'iq' });
     assert.equal(res.statusCode, 422);

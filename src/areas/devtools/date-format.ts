@@ -30,9 +30,23 @@ export interface DateFormatOutput {
 
 export const DEFAULT_OUTPUT_FORMAT = '%Y-%m-%dT%H:%M:%S%z';
 
+/** Zone names already checked (luxon's own check builds an Intl formatter every call). */
+const knownZones = new Map<string, boolean>();
+const ZONE_CACHE_SIZE = 1000;
+
+function isValidZone(name: string): boolean {
+  let valid = knownZones.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    if (knownZones.size >= ZONE_CACHE_SIZE) knownZones.clear();
+    knownZones.set(name, valid);
+  }
+  return valid;
+}
+
 /** An IANA zone by name (case-insensitive, `UTC` included); 422 on `field` otherwise. */
 function resolveZone(name: string, field: string): IANAZone {
-  if (!IANAZone.isValidZone(name)) throw invalidField(field, `"${name}" is not an IANA time zone name such as Europe/Berlin or UTC`);
+  if (!isValidZone(name)) throw invalidField(field, `"${name}" is not an IANA time zone name such as Europe/Berlin or UTC`);
   return IANAZone.create(name);
 }
 

@@ -11,6 +11,8 @@ export interface RegexPoolOptions {
   size: number;
   /** Longest a job may run on a worker before the worker is terminated. */
   timeoutMs: number;
+  /** Longest a job may take from submission to answer, waiting for a worker included. */
+  deadlineMs: number;
   /** Jobs waiting for a worker beyond this are refused with 429. */
   maxQueue: number;
 }
@@ -26,6 +28,9 @@ export interface RegexPool {
 
 interface Job {
   message: RegexJobMessage;
+  deadline: number;
+  /** Fires when the job is still waiting for a worker at its deadline. */
+  waitTimer: NodeJS.Timeout;
   resolve(result: ExtractResult): void;
   reject(err: Error): void;
 }
@@ -55,11 +60,13 @@ function spawnWorker(): Worker {
 
 /**
  * A small pool of worker threads for user regexes. A job running past `timeoutMs` has its
- * worker terminated and replaced, and fails with 422 `regex_timeout`; the event loop is never
- * blocked. Workers are unref'd so they never keep the process alive.
+ * worker terminated and replaced, and fails with 422 `regex_timeout`, as does a job that could
+ * not finish within `deadlineMs` of its submission because workers were busy with other jobs
+ * (waiting for the pool's very first start does not count). The event loop is never blocked. Workers are unref'd so they
+ * never keep the process alive.
  *
  * @example
- *   const pool = createRegexPool({ size: 2, timeoutMs: 750, maxQueue: 64 });
+ *   const pool = createRegexPool({ size: 2, timeoutMs: 500, deadlineMs: 900, maxQueue: 64 });
  *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6 });
  *   await pool.close();
  */
@@ -68,6 +75,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  let warmedUp = false;
 
   function spawn(): void {
     const slot: Slot = { worker: spawnWorker(), ready: false };
@@ -89,8 +97,11 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       if (queue.length === 0) return;
       if (!slot.ready || slot.job) continue;
       const job = queue.shift() as Job;
+      clearTimeout(job.waitTimer);
       slot.job = job;
-      slot.timer = setTimeout(() => onTimeout(slot), options.timeoutMs).unref();
+      // At least a short run even past the deadline (the wait may have been a cold start).
+      const runFor = Math.max(Math.min(options.timeoutMs, job.deadline - Date.now()), 100);
+      slot.timer = setTimeout(() => onTimeout(slot), runFor).unref();
       slot.worker.postMessage(job.message);
     }
   }
@@ -103,7 +114,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   }
 
   function onReply(slot: Slot, reply: WorkerReply): void {
-    if ('ready' in reply) slot.ready = true;
+    if ('ready' in reply) slot.ready = warmedUp = true;
     else if (reply.ok) finish(slot)?.resolve(reply.result);
     else finish(slot)?.reject(invalidField('pattern', reply.message));
     pump();
@@ -112,10 +123,23 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   function onTimeout(slot: Slot): void {
     const job = finish(slot);
     slots.delete(slot);
+    fill(); // start the replacement before the old thread is torn down
     void slot.worker.terminate();
-    job?.reject(new DevutilError('regex_timeout', `The regular expression ran longer than ${options.timeoutMs} ms and was stopped.`));
-    fill();
+    job?.reject(new DevutilError('regex_timeout', `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`));
     pump();
+  }
+
+  function onWaitedTooLong(job: Job): void {
+    const index = queue.indexOf(job);
+    if (index < 0) return;
+    // Waiting for the pool's first start is not the caller's doing: keep waiting. Later, workers
+    // are only missing because other patterns had theirs stopped, which counts as contention.
+    if (!warmedUp) {
+      job.waitTimer = setTimeout(() => onWaitedTooLong(job), 50).unref();
+      return;
+    }
+    queue.splice(index, 1);
+    job.reject(new DevutilError('regex_timeout', `No regex worker became free within ${options.deadlineMs} ms: other patterns are using them. Retry shortly.`));
   }
 
   function onExit(slot: Slot): void {
@@ -126,7 +150,10 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     else job?.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
     // A worker that never became ready cannot load: fail waiting jobs instead of respawning forever.
     if (!slot.ready) {
-      for (const waiting of queue.splice(0)) waiting.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
+      for (const waiting of queue.splice(0)) {
+        clearTimeout(waiting.waitTimer);
+        waiting.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
+      }
       return;
     }
     fill();
@@ -141,14 +168,19 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       }
       fill();
       return new Promise<ExtractResult>((resolve, reject) => {
-        queue.push({ message: { id: nextId++, pattern, text, limits }, resolve, reject });
+        const job: Job = { message: { id: nextId++, pattern, text, limits }, deadline: Date.now() + options.deadlineMs, resolve, reject, waitTimer: undefined as never };
+        job.waitTimer = setTimeout(() => onWaitedTooLong(job), options.deadlineMs).unref();
+        queue.push(job);
         pump();
       });
     },
     warm: fill,
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) job.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      for (const job of queue.splice(0)) {
+        clearTimeout(job.waitTimer);
+        job.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      }
       const all = [...slots];
       slots.clear();
       for (const slot of all) finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));

@@ -3,6 +3,9 @@ import type { ExtractLimits } from './regex-extract.js';
 /** Longest a pattern may run before its worker is stopped (the whole answer stays under 1 s). */
 export const REGEX_TIMEOUT_MS = 500;
 
+/** Longest a request may wait for a worker and run, together. */
+export const REGEX_DEADLINE_MS = 900;
+
 /** Bounds on what one call returns. */
 export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024 };
 

@@ -32,7 +32,7 @@ function formatOffset(minutes: number, colon: boolean): string {
  */
 function zoneAbbreviation(dt: DateTime): string {
   if (dt.zone.type !== 'iana') return dt.offset === 0 ? 'UTC' : `UTC${formatOffset(dt.offset, true)}`;
-  const key = `${dt.zoneName}|${dt.offset}|${dt.isInDST}`;
+  const key = `${dt.zoneName}|${dt.offset}`;
   let found = abbreviations.get(key);
   if (found === undefined) {
     const names = ABBREVIATION_LOCALES.map((locale) =>
