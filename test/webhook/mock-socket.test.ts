@@ -55,7 +55,7 @@ describe('mock serving over a real socket', () => {
   const hitCount = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).json().mock.hit_count;
 
   it('delay_ms holds only its own request: others are answered meanwhile', async () => {
-    const slow = await createMock({ delay_ms: 1000, body: 'slow' });
+    const slow = await createMock({ delay_ms: 3000, body: 'slow' });
     const fast = await createMock({ body: 'fast' });
     let slowDone = false;
     const pending = call(`${base}/v1/mock/${slow}`).then((a) => {
@@ -69,7 +69,7 @@ describe('mock serving over a real socket', () => {
     assert.equal(await hitCount(slow), 0, 'not counted before it is served');
     const answer = await pending;
     assert.equal(answer.body, 'slow');
-    assert.ok(answer.ms >= 990 && answer.ms < 1800, `delayed answer after ${answer.ms} ms`);
+    assert.ok(answer.ms >= 2990 && answer.ms < 6000, `delayed answer after ${answer.ms} ms`);
     assert.equal(await hitCount(slow), 1);
   });
 
@@ -135,5 +135,23 @@ describe('mock serving over a real socket', () => {
       assert.equal(answer.status, status);
       assert.equal(answer.body, '');
     }
+  });
+});
+
+describe('mock serving at shutdown', () => {
+  it('a delayed mock response in flight when the server closes is still delivered', async () => {
+    const t = await buildTestApp();
+    const base = await listenOnLoopback(t.app);
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { delay_ms: 500, body: 'finished' } });
+    const id = res.json().mock.mock_id;
+    const pending = call(`${base}/v1/mock/${id}`);
+    await sleep(150);
+    const closing = t.app.close();
+    const answer = await pending;
+    await closing;
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body, 'finished');
+    assert.equal((await t.store.mocks.getMock(id, t.clock.now()))?.hitCount, 1);
+    await t.store.close();
   });
 });

@@ -1,6 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newId } from '../../src/ids.js';
 import type { TestApp } from '../helpers/app.js';
 
 export interface ReceivedRequest {
@@ -61,29 +60,26 @@ export interface SeededCapture {
   requestId: string;
 }
 
-/** Store a bin owned by `ownerKeyId` (default: the test key) with one captured request. */
+/**
+ * Create a bin through `POST /v1/bins` (1 hour lifetime) with `auth`'s key and send one request
+ * to its catch path, as a webhook sender would.
+ */
 export async function seedCapture(
   t: TestApp,
-  request: { method?: string; headers?: Record<string, string>; body?: Buffer; path?: string } = {},
-  ownerKeyId = t.keyId,
+  request: { method?: string; headers?: Record<string, string>; body?: Buffer; subPath?: string } = {},
+  auth: Record<string, string> = t.auth,
 ): Promise<SeededCapture> {
-  const now = t.clock.now();
-  const binId = newId('bin_');
-  const requestId = newId('req_');
-  await t.store.bins.createBin({ id: binId, ownerKeyId, name: null, createdAt: now, expiresAt: now + 3_600_000, requestCount: 0 });
-  const headers = request.headers ?? { 'content-type': 'application/json' };
-  await t.store.bins.captureRequest({
-    id: requestId,
-    binId,
-    method: request.method ?? 'POST',
-    path: request.path ?? `/v1/catch/${binId}`,
-    queryString: '',
-    headers,
-    body: request.body ?? Buffer.from('{"event":"ping"}'),
-    contentType: headers['content-type'] ?? '',
-    sourceIp: '127.0.0.1',
-    timestamp: now,
-  }, { maxRequests: 1000, now });
+  const created = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: auth, payload: { ttl_seconds: 3600 } });
+  if (created.statusCode !== 201) throw new Error(`bin creation failed: ${created.statusCode} ${created.body}`);
+  const binId: string = created.json().bin.bin_id;
+  const caught = await t.app.inject({
+    method: (request.method ?? 'POST') as 'POST',
+    url: `/v1/catch/${binId}${request.subPath ?? ''}`,
+    headers: request.headers ?? { 'content-type': 'application/json' },
+    payload: request.body ?? Buffer.from('{"event":"ping"}'),
+  });
+  if (caught.statusCode !== 200) throw new Error(`capture failed: ${caught.statusCode} ${caught.body}`);
+  const requestId = request.method === 'HEAD' ? '' : (caught.json().request_id as string);
   return { binId, requestId };
 }
 

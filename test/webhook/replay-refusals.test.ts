@@ -76,7 +76,7 @@ describe('replay refusals (guard on, nothing allowed)', () => {
     const foreign = await replay(t, seeded, url, { 'x-api-key': other.secret });
     assert.equal(foreign.statusCode, 404);
     assert.equal(foreign.json().code, 'not_found');
-    const theirs = await seedCapture(t, {}, other.id);
+    const theirs = await seedCapture(t, {}, { 'x-api-key': other.secret });
     assert.equal((await replay(t, theirs, url)).statusCode, 404);
     const expiring = await seedCapture(t);
     t.clock.advance(3_600_000);
