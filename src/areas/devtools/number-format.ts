@@ -34,9 +34,10 @@ let currencies: Set<string> | undefined;
 /** Built formatters by locale and options: building one costs far more than using it. */
 const formatters = new Map<string, Intl.NumberFormat>();
 const FORMATTER_CACHE_SIZE = 500;
+/** Locales already resolved (valid ones only: a bad one throws before it is stored). */
+const resolvedLocales = new Map<string, string>();
 
-function getFormatter(tag: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${tag}|${JSON.stringify(options)}`;
+function getFormatter(tag: string, options: Intl.NumberFormatOptions, key = `${tag}|${JSON.stringify(options)}`): Intl.NumberFormat {
   let formatter = formatters.get(key);
   if (!formatter) {
     if (formatters.size >= FORMATTER_CACHE_SIZE) formatters.clear();
@@ -55,6 +56,16 @@ function getFormatter(tag: string, options: Intl.NumberFormatOptions): Intl.Numb
  *   resolveLocale('pt_BR') // → 'pt-BR'
  */
 export function resolveLocale(locale: string): string {
+  let tag = resolvedLocales.get(locale);
+  if (tag === undefined) {
+    tag = checkLocale(locale);
+    if (resolvedLocales.size >= FORMATTER_CACHE_SIZE) resolvedLocales.clear();
+    resolvedLocales.set(locale, tag);
+  }
+  return tag;
+}
+
+function checkLocale(locale: string): string {
   let requested: Intl.Locale;
   try {
     requested = new Intl.Locale(locale.replaceAll('_', '-'));
@@ -91,5 +102,6 @@ export function formatNumber(input: NumberFormatInput): NumberFormatOutput {
     options.minimumFractionDigits = input.decimals;
     options.maximumFractionDigits = input.decimals;
   }
-  return { formatted: getFormatter(tag, options).format(input.number), locale: tag.replaceAll('-', '_') };
+  const key = `${tag}|${input.formatType}|${currency}|${input.decimals}`;
+  return { formatted: getFormatter(tag, options, key).format(input.number), locale: tag.replaceAll('-', '_') };
 }
