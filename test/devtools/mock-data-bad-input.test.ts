@@ -101,3 +101,23 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     assert.match(res.json().detail, /exceed 10000000 characters/);
   });
 });
+
+describe('POST /v1/mock-data bounds output built from large constants', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  it('a 100 kB constant object repeated over 1000 rows is refused, not built', async () => {
+    const value = { blob: Array.from({ length: 10_000 }, (_, i) => `item-${i}`) };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
+      payload: { fields: [{ name: 'c', type: 'constant', options: { value } }], rows: 1000 },
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /exceed 10000000 characters/);
+  });
+});

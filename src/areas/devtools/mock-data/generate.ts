@@ -45,6 +45,12 @@ function seedFaker(faker: Faker, seed: number | undefined): void {
   faker.seed([magnitude % 2 ** 32, Math.floor(magnitude / 2 ** 32), seed < 0 ? 1 : 0]);
 }
 
+/** Approximate output size of a value; objects (from enum/constant) count their JSON text. */
+function measureValue(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  return value !== null && typeof value === 'object' ? JSON.stringify(value).length : 8;
+}
+
 /** One generator per field, nullable wrapping included; option problems become 422s. */
 function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
   const seen = new Set<string>();
@@ -89,7 +95,7 @@ export function generateMockData(request: MockDataRequest): MockDataResult {
   let size = 0;
   for (let row = 0; row < request.rows; row++) {
     const values = generators.map((generate) => generate(row));
-    for (const v of values) size += typeof v === 'string' ? v.length : 8;
+    for (const v of values) size += measureValue(v);
     if (size > MAX_OUTPUT_CHARS) {
       throw new DevutilError('validation_error', `The output would exceed ${MAX_OUTPUT_CHARS} characters; ask for fewer rows or shorter fields.`, {
         errors: [{ path: 'rows', message: 'too much data for these fields' }],
