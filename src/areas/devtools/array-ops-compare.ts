@@ -7,7 +7,12 @@ function rankOf(value: unknown): number {
   return Array.isArray(value) ? 4 : 5;
 }
 
-/** Strings by Unicode code point (not UTF-16 unit: U+1F600 sorts after U+FFFD). */
+/**
+ * Strings by Unicode code point (not UTF-16 unit: U+1F600 sorts after U+FFFD).
+ *
+ * @example
+ *   compareCodePoints('\u{1F600}', '\uFFFD') // 1
+ */
 export function compareCodePoints(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {

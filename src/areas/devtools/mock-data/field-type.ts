@@ -46,6 +46,7 @@ export function checkRange(min: number, max: number, names = ['min', 'max']): vo
   if (min > max) throw new OptionError(names[1], `must be greater than or equal to ${names[0]} (${min})`);
 }
 
+/** Option schemas shared by numeric types, e.g. `intOption('First value (default 1).', 1)`. */
 export const intOption = (description: string, def?: number): OptionSchema => ({
   type: 'integer',
   minimum: -1e12,

@@ -34,7 +34,12 @@ export function optionsSchema(type: FieldType) {
   };
 }
 
-/** Public description of every type (for `GET /v1/mock-data/types`). */
+/**
+ * Public description of every type (for `GET /v1/mock-data/types`).
+ *
+ * @example
+ *   listFieldTypes()[0] // { name: 'sequence', description: '...', options: { type: 'object', properties: {...} } }
+ */
 export function listFieldTypes() {
   return [...FIELD_TYPES.values()].map((t) => ({ name: t.name, description: t.description, options: optionsSchema(t) }));
 }
