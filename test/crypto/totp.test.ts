@@ -117,6 +117,16 @@ describe('TOTP', () => {
         assert.ok(res.json().errors.some((e: { path: string }) => e.path === path), JSON.stringify(res.json().errors));
       });
     }
+    it('totp-generate with an issuer and account too long for a QR code → 422, not 500', async () => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/v1/auth/totp-generate?issuer=${encodeURIComponent('😀'.repeat(128))}&account=${encodeURIComponent('😀'.repeat(256))}`,
+        headers: t.auth,
+      });
+      assert.equal(res.statusCode, 422);
+      assert.equal(res.json().code, 'validation_error');
+      assert.equal(res.json().errors[0].path, 'account');
+    });
     it('totp-generate with digits 7 or an unknown algorithm → 422', async () => {
       for (const q of ['digits=7', 'algorithm=SHA3']) {
         const res = await t.app.inject({ method: 'GET', url: `/v1/auth/totp-generate?${q}`, headers: t.auth });

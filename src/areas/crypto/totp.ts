@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
+import { DevutilError } from '../../errors.js';
 import { encodeBase32 } from './base32.js';
 
 /** TOTP hash algorithms (RFC 6238 §1.2): node:crypto name and the secret size generated for it. */
@@ -83,6 +84,16 @@ export async function createTotpSetup(issuer: string, account: string, params: T
     `period=${params.period}`,
   ].join('&');
   const otpauthUri = `otpauth://totp/${encodeURIComponent(issuer)}:${encodeURIComponent(account)}?${query}`;
-  const qrCode = await QRCode.toDataURL(otpauthUri, { errorCorrectionLevel: 'M', margin: 2 });
+  const qrCode = await renderQrCode(otpauthUri);
   return { ...params, secret, otpauthUri, qrCode };
+}
+
+async function renderQrCode(text: string): Promise<string> {
+  try {
+    return await QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2 });
+  } catch (cause) {
+    // The only input-dependent failure: the URI exceeds the largest QR code (version 40).
+    const message = 'with issuer makes an otpauth URI too long for a QR code; shorten them';
+    throw new DevutilError('validation_error', `account ${message}`, { errors: [{ path: 'account', message }], cause });
+  }
 }
