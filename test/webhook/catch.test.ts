@@ -222,6 +222,22 @@ describe('catch: limits', () => {
   });
 });
 
+describe('catch: MAX_BODY_BYTES above the 2 MiB JSON limit', () => {
+  it('the catch path honours its own limit, not the JSON one', async () => {
+    const t = await buildTestApp({ env: { AREAS: 'webhook', MAX_BODY_BYTES: String(3 * 1024 * 1024) } });
+    try {
+      const binId = await createBin(t);
+      for (const [size, status] of [[3 * 1024 * 1024, 200], [3 * 1024 * 1024 + 1, 413]] as const) {
+        const res = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'application/json' }, payload: Buffer.alloc(size, 0x20) });
+        assert.equal(res.statusCode, status, `${size} bytes`);
+      }
+      assert.equal(await listTotal(t, binId), 1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('catch: headers and source address over a real socket', () => {
   it('repeated headers are joined with ", ", names lower-cased, odd names kept as data', async () => {
     const t = await buildTestApp({ env: { AREAS: 'webhook' } });

@@ -56,7 +56,13 @@ export function buildCapture(raw: RawCapture): CapturedRequestRecord {
   };
 }
 
-/** Whether the request announces a body (the parser skips bodies of GET, HEAD and other bodyless methods). */
+/**
+ * Whether the request announces a body (the framework does not read bodies of GET, HEAD and other
+ * bodyless methods, so the catch path reads them itself).
+ *
+ * @example
+ *   announcesBody({ 'content-length': '3' }) // true
+ */
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }

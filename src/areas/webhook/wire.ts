@@ -131,7 +131,12 @@ export function requestToWire(r: CapturedRequestRecord) {
   };
 }
 
-/** The summary of a record that was just captured. */
+/**
+ * The summary of a record that was just captured (what the list and the live stream show).
+ *
+ * @example
+ *   summaryOf(record).contentLength // record.body.length
+ */
 export function summaryOf(r: CapturedRequestRecord): CapturedRequestSummary {
   const { headers: _h, body, ...rest } = r;
   return { ...rest, contentLength: body.length };
