@@ -13,6 +13,36 @@ function bootstrapUrl(): URL {
 }
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
+/**
+ * How many CPU-bound crypto jobs (argon2, bcrypt, scrypt, RSA key generation, the strength
+ * estimator) run at once: no more than the cores, and always leaving one libuv thread-pool
+ * thread free so file-system work and DNS lookups never queue behind password hashes.
+ */
+export const CPU_SLOTS = Math.max(1, Math.min(availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 1));
+let busySlots = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * Run a CPU-bound asynchronous job (one that already runs off the main thread) once a slot is
+ * free; excess jobs wait in order. Keeps the cores from being oversubscribed, so the event loop
+ * thread is scheduled promptly.
+ *
+ * @example
+ *   const hashed = await runCpuBound(() => argon2.hash(password));
+ */
+export async function runCpuBound<T>(job: () => Promise<T>): Promise<T> {
+  if (busySlots >= CPU_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else busySlots++;
+  try {
+    return await job();
+  } finally {
+    // Hand the slot straight to the next waiter, or free it.
+    const next = waiting.shift();
+    if (next) next();
+    else busySlots--;
+  }
+}
+
 interface Pending {
   resolve(value: unknown): void;
   reject(err: Error): void;
@@ -73,10 +103,14 @@ export function runInWorker<T extends WorkerTaskName>(
   task: T,
   ...args: Parameters<(typeof WORKER_TASKS)[T]>
 ): Promise<ReturnType<(typeof WORKER_TASKS)[T]>> {
+  return runCpuBound(() => postToWorker(task, args)) as Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
+}
+
+function postToWorker(task: WorkerTaskName, args: unknown[]): Promise<unknown> {
   const target = pickWorker();
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    target.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    target.pending.set(id, { resolve, reject });
     // Referenced only while it has work, so an idle pool never keeps the process alive.
     target.worker.ref();
     target.worker.postMessage({ id, task, args } satisfies WorkerRequest);

@@ -1,6 +1,7 @@
 import { generateKeyPair as generateKeyPairCallback, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { invalidField } from '../../errors.js';
+import { runCpuBound } from './crypto-workers.js';
 
 const generateKeyPairAsync = promisify(generateKeyPairCallback);
 
@@ -69,7 +70,7 @@ export async function generateKeyPair(options: KeyPairOptions): Promise<Generate
   const row: KeyPairRow = KEYPAIR_TYPES[options.type];
   if (options.modulusLength !== undefined && row.option !== 'modulusLength') throw invalidField('modulus_length', `does not apply to ${options.type}`);
   if (options.curve !== undefined && row.option !== 'curve') throw invalidField('curve', `does not apply to ${options.type}`);
-  const pair = await row.generate(options);
+  const pair = await runCpuBound(() => row.generate(options));
   return {
     publicKey: exportKey(pair.publicKey, options.format),
     privateKey: exportKey(pair.privateKey, options.format),

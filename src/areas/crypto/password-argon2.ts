@@ -1,5 +1,6 @@
 import { hash, parseOptions, verify, type Algorithm, type Options } from '@node-rs/argon2';
 import { invalidField } from '../../errors.js';
+import { runCpuBound } from './crypto-workers.js';
 
 /**
  * Bounds on argon2 parameters, for hashing and for hashes offered to verify alike: a caller must
@@ -38,7 +39,7 @@ export async function hashArgon2id(password: string, params: Argon2Params): Prom
     timeCost: params.iterations,
     parallelism: params.parallelism,
   };
-  return hash(password, options);
+  return runCpuBound(() => hash(password, options));
 }
 
 /**
@@ -63,7 +64,7 @@ export async function verifyArgon2(password: string, phc: string): Promise<boole
     );
   }
   try {
-    return await verify(phc, password);
+    return await runCpuBound(() => verify(phc, password));
   } catch {
     throw invalidField('hash', 'is not a valid argon2 PHC string');
   }

@@ -1,5 +1,6 @@
 import { hash, verify } from '@node-rs/bcrypt';
 import { invalidField } from '../../errors.js';
+import { runCpuBound } from './crypto-workers.js';
 
 /** bcrypt cost bounds (2^cost rounds), for hashing and for hashes offered to verify alike. */
 export const BCRYPT_LIMITS = { cost: { min: 4, max: 15, default: 12 } } as const;
@@ -24,7 +25,7 @@ function assertBcryptInput(password: string): void {
  */
 export async function hashBcrypt(password: string, cost: number): Promise<string> {
   assertBcryptInput(password);
-  return hash(password, { cost, version: '2b' });
+  return runCpuBound(() => hash(password, { cost, version: '2b' }));
 }
 
 /**
@@ -41,5 +42,5 @@ export async function verifyBcrypt(password: string, encoded: string): Promise<b
     throw invalidField('hash', `has bcrypt cost ${cost}; this service verifies costs ${BCRYPT_LIMITS.cost.min}..${BCRYPT_LIMITS.cost.max}`);
   }
   assertBcryptInput(password);
-  return verify(password, encoded);
+  return runCpuBound(() => verify(password, encoded));
 }

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { invalidField } from '../../errors.js';
+import { runCpuBound } from './crypto-workers.js';
 
 /**
  * scrypt bounds. Memory is 128 · r · 2^ln bytes, capped at {@link SCRYPT_MAX_MEMORY} whatever
@@ -28,9 +29,12 @@ function deriveKey(password: string, salt: Buffer, length: number, params: Scryp
     throw invalidField(field, `needs ${memory / 2 ** 20} MiB (128 · r · 2^log_n); the limit is ${SCRYPT_MAX_MEMORY / 2 ** 20} MiB`);
   }
   const options: ScryptOptions = { N: 2 ** params.logN, r: params.r, p: params.p, maxmem: SCRYPT_MAX_MEMORY + 2 ** 20 };
-  return new Promise((resolve, reject) => {
-    scrypt(password, salt, length, options, (err, key) => (err ? reject(invalidField(field, err.message)) : resolve(key)));
-  });
+  return runCpuBound(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password, salt, length, options, (err, key) => (err ? reject(invalidField(field, err.message)) : resolve(key)));
+      }),
+  );
 }
 
 function toB64(bytes: Buffer): string {
