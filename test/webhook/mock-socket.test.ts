@@ -128,6 +128,29 @@ describe('mock serving over a real socket', () => {
     assert.ok(text.endsWith('\r\n\r\ndone'));
   });
 
+  it('header names such as __proto__ and constructor are plain data, stored and served', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: '{"headers":{"__proto__":"p","constructor":"c"},"response_body":{"__proto__":{"polluted":true}}}',
+    });
+    assert.equal(res.statusCode, 201);
+    assert.equal(res.body.includes('"headers":{"__proto__":"p","constructor":"c"}'), true);
+    const id = res.json().mock.mock_id;
+    const raw = await new Promise<{ headers: string[]; body: string }>((resolve, reject) => {
+      http.get(`${base}/v1/mock/${id}`, { agent: false }, (m) => {
+        let body = '';
+        m.on('data', (c) => (body += c));
+        m.on('end', () => resolve({ headers: m.rawHeaders, body }));
+      }).on('error', reject);
+    });
+    const pairs = new Map<string, string>();
+    for (let i = 0; i < raw.headers.length; i += 2) pairs.set(raw.headers[i], raw.headers[i + 1]);
+    assert.equal(pairs.get('__proto__'), 'p');
+    assert.equal(pairs.get('constructor'), 'c');
+    assert.equal(raw.body, '{"__proto__":{"polluted":true}}');
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
   it('HEAD, 204 and 304 over the wire carry no body bytes', async () => {
     for (const [method, status] of [['HEAD', 200], ['GET', 204], ['GET', 304]] as const) {
       const id = await createMock({ status_code: status, body: 'should not appear' });

@@ -17,15 +17,15 @@ export interface MockInput {
   path?: string | null;
 }
 
-/** Header names a mock may not configure, and why. */
-const REFUSED_HEADERS: Record<string, string> = {
-  'content-length': 'is computed from the body',
-  'transfer-encoding': 'is chosen by the server',
-  'x-mock-id': 'is always set by the service',
-  'x-content-type-options': 'is always nosniff and cannot be overridden',
-  'content-security-policy': 'is always sandbox and cannot be overridden',
-  ...Object.fromEntries([...HOP_BY_HOP].map((name) => [name, 'is a hop-by-hop header'])),
-};
+/** Header names a mock may not configure, and why (a Map: names such as `__proto__` are plain keys). */
+const REFUSED_HEADERS = new Map<string, string>([
+  ['content-length', 'is computed from the body'],
+  ['transfer-encoding', 'is chosen by the server'],
+  ['x-mock-id', 'is always set by the service'],
+  ['x-content-type-options', 'is always nosniff and cannot be overridden'],
+  ['content-security-policy', 'is always sandbox and cannot be overridden'],
+  ...[...HOP_BY_HOP].map((name): [string, string] => [name, 'is a hop-by-hop header']),
+]);
 
 /**
  * Check a mock's custom headers: names are HTTP tokens, values hold no CR, LF, NUL or other
@@ -40,7 +40,7 @@ export function checkMockHeaders(headers: Record<string, string>): FieldError[] 
   for (const [name, value] of Object.entries(headers)) {
     const path = `headers.${name}`;
     if (!HTTP_TOKEN.test(name)) errors.push({ path, message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces)" });
-    else if (REFUSED_HEADERS[name.toLowerCase()]) errors.push({ path, message: REFUSED_HEADERS[name.toLowerCase()] });
+    else if (REFUSED_HEADERS.has(name.toLowerCase())) errors.push({ path, message: REFUSED_HEADERS.get(name.toLowerCase())! });
     if (!HEADER_VALUE.test(value)) errors.push({ path, message: 'value must not contain CR, LF, NUL or other control characters' });
   }
   return errors;

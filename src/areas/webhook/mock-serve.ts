@@ -87,8 +87,9 @@ function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord
     status = 200;
   }
   reply.status(status);
-  reply.header('access-control-allow-origin', '*');
-  for (const [name, value] of Object.entries(mock.headers)) if (name !== 'content-type') reply.header(name, value);
+  if (!('access-control-allow-origin' in mock.headers)) reply.header('access-control-allow-origin', '*');
+  // Straight onto the response, whose header map has no prototype: a header named `__proto__` is sent too.
+  for (const [name, value] of Object.entries(mock.headers)) if (name !== 'content-type') reply.raw.setHeader(name, value);
   reply.header('content-type', mock.contentType);
   reply.header('x-mock-id', mock.id);
   reply.headers(FIXED_HEADERS);
