@@ -185,4 +185,30 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     );
     for (const res of results) assert.deepEqual(res.json(), { valid: true, errors: [] });
   });
+
+  it('a schema with a pattern validates on a worker with the same answers', async () => {
+    const schema = { properties: { code: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } }, patternProperties: { '^x-': { type: 'integer' } } };
+    assert.deepEqual((await check({ data: { code: 'ABC-12', 'x-n': 1 }, schema })).json(), { valid: true, errors: [] });
+    const bad = (await check({ data: { code: 'abc', 'x-n': 'one' }, schema })).json();
+    assert.equal(bad.valid, false);
+    assert.deepEqual(bad.errors.map((e: { path: unknown }) => e.path), [['code'], ['x-n']]);
+    assert.equal(bad.errors[0].error, 'value at ["code"] must match the pattern "^[A-Z]{3}-\\\\d+$"');
+    assert.equal((await check({ data: 'x', schema: { pattern: '(' } })).statusCode, 422);
+  });
+
+  it('a catastrophically backtracking pattern answers 422 regex_timeout while other requests are served', async () => {
+    const started = Date.now();
+    const slow = check({ data: 'a'.repeat(40) + '!', schema: { type: 'string', pattern: '^(a+)+$' } });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quickStart = Date.now();
+    const quick = await check({ data: 1, schema: { type: 'integer' } });
+    assert.equal(quick.statusCode, 200);
+    assert.ok(Date.now() - quickStart < 500, 'the event loop is not blocked');
+    const res = await slow;
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'regex_timeout');
+    assert.ok(Date.now() - started < 3000);
+    // the replaced worker still serves
+    assert.deepEqual((await check({ data: 'aaa', schema: { pattern: '^a+$' } })).json(), { valid: true, errors: [] });
+  });
 });

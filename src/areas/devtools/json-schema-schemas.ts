@@ -1,3 +1,4 @@
+import { errorResponses } from '../../http/schemas.js';
 import { DRAFT_NAMES } from './json-schema-drafts.js';
 import { SCHEMA_LIMITS } from './json-schema.js';
 
@@ -35,6 +36,8 @@ export const jsonSchemaValidateSchema = {
     `${SCHEMA_LIMITS.maxDepth} levels deep, at most ${SCHEMA_LIMITS.maxDocuments} documents in \`schemas\` (422 beyond).`,
     `Compiled validators are cached (the last ${SCHEMA_LIMITS.cacheEntries} distinct requests' schemas, up to`,
     `${SCHEMA_LIMITS.cacheBytes / 1024 / 1024} MiB of schema text), so repeating a schema does not recompile it.`,
+    'A schema with `pattern` or `patternProperties` is validated on a worker thread and stopped after 1 s',
+    '(422 `regex_timeout`), so a catastrophically backtracking pattern cannot stall the service.',
   ].join(' '),
   tags: ['devtools'],
   body: {
@@ -80,5 +83,6 @@ export const jsonSchemaValidateSchema = {
         },
       ],
     },
+    ...errorResponses('regex_timeout'),
   },
 };

@@ -162,6 +162,17 @@ function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: 
   }
 }
 
+/**
+ * Whether validating this input runs regexes taken from the request (`pattern`,
+ * `patternProperties`), which can backtrack catastrophically and so belong on a worker thread.
+ *
+ * @example
+ *   usesUserRegexes({ data: 'a', schema: { pattern: '(a+)+$' } }) // → true
+ */
+export function usesUserRegexes(input: SchemaValidationInput): boolean {
+  return /"pattern(Properties)?":/.test(JSON.stringify([input.schema, input.schemas ?? null]));
+}
+
 /** With an explicit `draft`, a standard `$schema` naming another draft is replaced (a custom meta-schema is kept). */
 function applyDraft(schema: unknown, row: DraftRow, explicit: boolean): unknown {
   if (!explicit || schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;

@@ -1,0 +1,140 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { DevutilError, type ErrorCode, type FieldError } from '../../errors.js';
+import type { SchemaValidationInput, SchemaValidationResult } from './json-schema.js';
+import type { SchemaJobMessage } from './json-schema-worker.js';
+
+export interface SchemaPoolOptions {
+  /** Workers kept (started on first use). */
+  size: number;
+  /** Longest one validation may run on a worker before the worker is terminated. */
+  timeoutMs: number;
+  /** Jobs waiting beyond this are refused with 429. */
+  maxQueue: number;
+}
+
+/** Runs validations whose schemas hold user regexes off the event loop. */
+export interface SchemaPool {
+  run(input: SchemaValidationInput): Promise<SchemaValidationResult>;
+  close(): Promise<void>;
+}
+
+type Reply =
+  | { ready: true }
+  | { id: number; ok: true; result: SchemaValidationResult }
+  | { id: number; ok: false; code: ErrorCode; message: string; errors?: FieldError[] };
+
+interface Job {
+  message: SchemaJobMessage;
+  resolve(result: SchemaValidationResult): void;
+  reject(err: Error): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+// The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
+const EXT = extname(fileURLToPath(import.meta.url));
+const WORKER_URL = new URL(`./json-schema-worker${EXT}`, import.meta.url);
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+function spawnWorker(): Worker {
+  if (EXT !== '.ts') return new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS });
+  // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
+  return new Worker(code, { eval: true, resourceLimits: RESOURCE_LIMITS });
+}
+
+/**
+ * A small pool of worker threads for JSON Schema validations that run user regexes (`pattern`,
+ * `patternProperties`). A validation running past `timeoutMs` has its worker terminated and
+ * replaced and fails with 422 `regex_timeout`; the event loop is never blocked.
+ *
+ * @example
+ *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, maxQueue: 64 });
+ *   await pool.run({ data: 'abc', schema: { pattern: '^a' } }); // → { valid: true, errors: [] }
+ */
+export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
+  const slots = new Set<Slot>();
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): void {
+    const slot: Slot = { worker: spawnWorker(), ready: false };
+    slot.worker.unref();
+    slot.worker.on('message', (reply: Reply) => onReply(slot, reply));
+    slot.worker.on('error', () => undefined); // followed by 'exit', handled there
+    slot.worker.on('exit', () => onExit(slot));
+    slots.add(slot);
+  }
+
+  function finish(slot: Slot): Job | undefined {
+    const job = slot.job;
+    clearTimeout(slot.timer);
+    slot.job = undefined;
+    return job;
+  }
+
+  function pump(): void {
+    while (!closed && slots.size < options.size) spawn();
+    for (const slot of slots) {
+      if (queue.length === 0) return;
+      if (!slot.ready || slot.job) continue;
+      slot.job = queue.shift()!;
+      slot.timer = setTimeout(() => onTimeout(slot), options.timeoutMs).unref();
+      slot.worker.postMessage(slot.job.message);
+    }
+  }
+
+  function onReply(slot: Slot, reply: Reply): void {
+    if ('ready' in reply) slot.ready = true;
+    else if (reply.ok) finish(slot)?.resolve(reply.result);
+    else finish(slot)?.reject(new DevutilError(reply.code, reply.message, { errors: reply.errors }));
+    pump();
+  }
+
+  function onTimeout(slot: Slot): void {
+    const job = finish(slot);
+    slots.delete(slot);
+    void slot.worker.terminate();
+    job?.reject(new DevutilError('regex_timeout', `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`));
+    pump();
+  }
+
+  function onExit(slot: Slot): void {
+    if (!slots.delete(slot)) return; // terminated on purpose
+    finish(slot)?.reject(new DevutilError('validation_error', 'Validation needed too much memory and was stopped.', {
+      errors: [{ path: 'schema', message: 'needs too much memory on this data' }],
+    }));
+    if (slot.ready) pump(); // a worker that never became ready cannot load: do not respawn in a loop
+    else for (const job of queue.splice(0)) job.reject(new DevutilError('internal_error', 'The schema worker cannot start.'));
+  }
+
+  return {
+    run(input) {
+      if (closed) return Promise.reject(new DevutilError('internal_error', 'The schema pool is closed.'));
+      if (queue.length >= options.maxQueue) {
+        return Promise.reject(new DevutilError('rate_limited', 'Too many pattern validations are waiting; retry shortly.', { headers: { 'retry-after': '1' } }));
+      }
+      return new Promise((resolve, reject) => {
+        queue.push({ message: { id: nextId++, input }, resolve, reject });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      const all = [...slots];
+      slots.clear();
+      for (const slot of all) finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      await Promise.all(all.map((slot) => slot.worker.terminate()));
+    },
+  };
+}
