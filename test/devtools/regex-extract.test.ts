@@ -56,6 +56,11 @@ describe('POST /v1/regex-extract', () => {
     assert.deepEqual(spans(await matchesOf({ pattern: '(?i)abc', text: 'ABC abc' })), [['ABC', 0, 3], ['abc', 4, 7]]);
   });
 
+  it('Python \\A and \\Z anchor the whole text even with the m flag; inside a class they stay letters', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: '\\A\\w|\\w\\Z', text: 'ab\ncd', flags: 'm' })), [['a', 0, 1], ['d', 4, 5]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '[\\AZ]', text: 'xAZ' })), [['A', 1, 2], ['Z', 2, 3]]);
+  });
+
   it('x flag strips whitespace and # comments outside classes, keeping escaped ones and class contents', async () => {
     const pattern = '(?P<area> \\d{3} )  # area code\n  -  (?P<line>\\d{4})  # line\n [ ]? \\# \\ x';
     const matches = await matchesOf({ pattern, text: 'call 555-1234 # x or 555-9876# x', flags: 'x' });

@@ -25,7 +25,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
     schema: {
       summary: 'Every non-overlapping match of a regular expression, with groups',
       description: [
-        'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)` and a leading inline flag group such as `(?ix)`.',
+        'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)`, `\\A` and `\\Z` (start and end of the whole text) and a leading inline flag group such as `(?ix)`.',
         'Flags: `i` ignore case, `m` multi-line, `s` dot matches newline, `u` Unicode mode, `x` verbose (unescaped whitespace and `#` comments outside character classes are ignored; `\\ ` and `\\#` stay literal); `g` is accepted and ignored; any other letter → 422.',
         '`start`/`end` count Unicode code points; an empty match advances the search by one code point. `groups` and `named_groups` hold null for a group that did not take part; `named_groups` is `{}` when the pattern names none.',
         `Text up to 1 MiB (1048576 code points; bodies over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches and ${REGEX_LIMITS.maxOutputChars} characters of match and group text are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,

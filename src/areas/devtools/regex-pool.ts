@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DevutilError, invalidField } from '../../errors.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
@@ -37,6 +37,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** Jobs go out and replies come back on this channel, so a reply can be read synchronously. */
+  port: MessagePort;
   ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
@@ -50,20 +52,22 @@ const EXT = extname(fileURLToPath(import.meta.url));
 const WORKER_URL = new URL(`./regex-worker${EXT}`, import.meta.url);
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
-function spawnWorker(): Worker {
-  if (EXT !== '.ts') return new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS });
+function spawnWorker(): { worker: Worker; port: MessagePort } {
+  const { port1, port2 } = new MessageChannel();
+  const options = { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2] };
+  if (EXT !== '.ts') return { worker: new Worker(WORKER_URL, options), port: port1 };
   // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(code, { eval: true, resourceLimits: RESOURCE_LIMITS });
+  return { worker: new Worker(code, { ...options, eval: true }), port: port1 };
 }
 
 /**
  * A small pool of worker threads for user regexes. A job running past `timeoutMs` has its
  * worker terminated and replaced, and fails with 422 `regex_timeout`, as does a job that could
  * not finish within `deadlineMs` of its submission because workers were busy with other jobs
- * (waiting for the pool's very first start does not count). The event loop is never blocked. Workers are unref'd so they
- * never keep the process alive.
+ * (waiting for the pool's very first start does not count). The event loop is never blocked.
+ * Workers are unref'd so they never keep the process alive.
  *
  * @example
  *   const pool = createRegexPool({ size: 2, timeoutMs: 500, deadlineMs: 900, maxQueue: 64 });
@@ -78,9 +82,10 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   let warmedUp = false;
 
   function spawn(): void {
-    const slot: Slot = { worker: spawnWorker(), ready: false };
+    const slot: Slot = { ...spawnWorker(), ready: false };
     slot.worker.unref();
-    slot.worker.on('message', (reply: WorkerReply) => onReply(slot, reply));
+    slot.port.unref();
+    slot.port.on('message', (reply: WorkerReply) => onReply(slot, reply));
     slot.worker.on('error', (err) => {
       slot.error = err;
     });
@@ -102,7 +107,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       // At least a short run even past the deadline (the wait may have been a cold start).
       const runFor = Math.max(Math.min(options.timeoutMs, job.deadline - Date.now()), 100);
       slot.timer = setTimeout(() => onTimeout(slot), runFor).unref();
-      slot.worker.postMessage(job.message);
+      slot.port.postMessage(job.message);
     }
   }
 
@@ -121,6 +126,9 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   }
 
   function onTimeout(slot: Slot): void {
+    // A busy event loop can run this timer before delivering a reply that is already waiting.
+    const waiting = receiveMessageOnPort(slot.port);
+    if (waiting) return onReply(slot, waiting.message as WorkerReply);
     const job = finish(slot);
     slots.delete(slot);
     fill(); // start the replacement before the old thread is torn down

@@ -15,10 +15,13 @@ const FLAG_TABLE: Record<string, string> = { i: 'i', m: 'm', s: 's', u: 'u', x: 
 export const ACCEPTED_FLAGS = Object.keys(FLAG_TABLE).join('');
 
 const WHITESPACE = /\s/;
+/** Python's absolute anchors (JavaScript would read `\A` and `\Z` as plain letters). */
+const PYTHON_ANCHORS: Record<string, string> = { A: '(?<![\\s\\S])', Z: '(?![\\s\\S])' };
 
 /**
  * Rewrite the Python-flavoured parts of a pattern into JavaScript syntax: `(?P<name>…)` becomes
- * `(?<name>…)`, `(?P=name)` becomes `\k<name>`, `(?#…)` comments vanish, and in verbose mode
+ * `(?<name>…)`, `(?P=name)` becomes `\k<name>`, `(?#…)` comments vanish, `\A`/`\Z` become
+ * start/end-of-text lookarounds, and in verbose mode
  * unescaped whitespace and `#` comments outside character classes are stripped (`\ ` and `\#`
  * stay literal). Escapes and character classes are copied untouched.
  *
@@ -34,7 +37,9 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
       const next = pattern[i + 1];
       if (next === undefined) return out + c; // the engine reports the dangling escape
       // `\ ` and `\#` are Python literals; JavaScript's unicode mode rejects them as escapes.
-      out += WHITESPACE.test(next) || next === '#' ? next : c + next;
+      if (WHITESPACE.test(next) || next === '#') out += next;
+      else if (!inClass && Object.hasOwn(PYTHON_ANCHORS, next)) out += PYTHON_ANCHORS[next];
+      else out += c + next;
       i++;
     } else if (inClass) {
       if (c === ']') inClass = false;

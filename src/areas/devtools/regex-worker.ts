@@ -2,7 +2,7 @@
  * Worker-thread entry of the regex pool: runs one {@link extractMatches} job per message, so a
  * catastrophic pattern only ever blocks this thread, which the pool terminates and replaces.
  */
-import { parentPort } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import { extractMatches, type ExtractLimits } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
 
@@ -14,7 +14,8 @@ export interface RegexJobMessage {
   limits: ExtractLimits;
 }
 
-const port = parentPort;
+// The pool hands each worker its own channel (so it can read a late reply synchronously).
+const port = (workerData as { port?: MessagePort } | null)?.port;
 if (port) {
   port.on('message', (job: RegexJobMessage) => {
     try {
