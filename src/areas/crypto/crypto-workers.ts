@@ -57,7 +57,9 @@ const pool: PoolWorker[] = [];
 let nextId = 1;
 
 function startWorker(): PoolWorker {
-  const worker = FROM_SOURCE ? new Worker(bootstrapUrl()) : new Worker(ENTRY);
+  // `--input-type` (from `node -e`) is refused for a file entry point, so it is not passed on.
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  const worker = new Worker(FROM_SOURCE ? bootstrapUrl() : ENTRY, { execArgv });
   const entry: PoolWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (reply: WorkerReply) => {
