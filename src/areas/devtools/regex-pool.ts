@@ -132,6 +132,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     const job = finish(slot);
     slots.delete(slot);
     fill(); // start the replacement before the old thread is torn down
+    slot.port.close();
     void slot.worker.terminate();
     job?.reject(new DevutilError('regex_timeout', `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`));
     pump();
@@ -192,6 +193,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       const all = [...slots];
       slots.clear();
       for (const slot of all) finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+      for (const slot of all) slot.port.close();
       await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
   };
