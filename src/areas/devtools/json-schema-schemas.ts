@@ -38,6 +38,7 @@ export const jsonSchemaValidateSchema = {
     `${SCHEMA_LIMITS.cacheBytes / 1024 / 1024} MiB of schema text), so repeating a schema does not recompile it.`,
     'A schema with `pattern` or `patternProperties` is validated on a worker thread and stopped after 1 s',
     '(422 `regex_timeout`), so a catastrophically backtracking pattern cannot stall the service.',
+    'Data that a recursive schema follows deeper than about 500 levels answers 422 (the validator recurses).',
   ].join(' '),
   tags: ['devtools'],
   body: {

@@ -12,6 +12,7 @@ import { BASIC } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
+import { createCompileCache } from './json-schema-cache.js';
 import { describeCompileError, schemaError } from './json-schema-compile-errors.js';
 import { measureDepth, prepareSchema } from './json-schema-prepare.js';
 
@@ -59,10 +60,7 @@ interface Compiled {
   documents: Map<string, unknown>;
 }
 
-const cache = new Map<string, { compiled: Promise<Compiled>; bytes: number }>();
-const stats = { compiles: 0 };
-let cacheBytes = 0;
-let registryQueue: Promise<unknown> = Promise.resolve();
+const cache = createCompileCache<Compiled>({ entries: SCHEMA_LIMITS.cacheEntries, bytes: SCHEMA_LIMITS.cacheBytes });
 
 /**
  * How many schemas were compiled and how many compiled validators are cached (for tests and metrics).
@@ -71,14 +69,7 @@ let registryQueue: Promise<unknown> = Promise.resolve();
  *   schemaCacheStats() // → { compiles: 12, cached: 12 }
  */
 export function schemaCacheStats(): { compiles: number; cached: number } {
-  return { compiles: stats.compiles, cached: cache.size };
-}
-
-/** The validator's schema registry is global: compile one request at a time. */
-function exclusive<T>(task: () => Promise<T>): Promise<T> {
-  const run = registryQueue.then(task, task);
-  registryQueue = run.catch(() => undefined);
-  return run;
+  return cache.stats();
 }
 
 function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
@@ -92,7 +83,6 @@ function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
 }
 
 async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[string, unknown]>): Promise<Compiled> {
-  stats.compiles++;
   const before = new Set(getAllRegisteredSchemaUris());
   const documents = new Map<string, unknown>();
   const rootUris = new Set([ROOT_URI]);
@@ -125,31 +115,6 @@ async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[strin
   } finally {
     for (const uri of getAllRegisteredSchemaUris()) if (!before.has(uri)) unregisterSchema(uri);
   }
-}
-
-/** A cached compile (LRU by recency, bounded by entries and by schema text size). */
-function getCompiled(key: string, compile: () => Promise<Compiled>): Promise<Compiled> {
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.compiled;
-  }
-  const entry = { compiled: exclusive(compile), bytes: key.length };
-  cache.set(key, entry);
-  cacheBytes += entry.bytes;
-  entry.compiled.catch(() => {
-    if (cache.get(key) === entry) {
-      cache.delete(key);
-      cacheBytes -= entry.bytes;
-    }
-  });
-  while (cache.size > SCHEMA_LIMITS.cacheEntries || cacheBytes > SCHEMA_LIMITS.cacheBytes) {
-    const [oldestKey, oldest] = cache.entries().next().value!;
-    cache.delete(oldestKey);
-    cacheBytes -= oldest.bytes;
-  }
-  return entry.compiled;
 }
 
 function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: number): void {
@@ -198,7 +163,7 @@ export async function validateJsonSchema(input: SchemaValidationInput): Promise<
   const text = JSON.stringify([root, schemas]);
   checkLimits(root, schemas, text.length);
   const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
-  const compiled = await getCompiled(key, () => compileSchema(root, row, schemas));
+  const compiled = await cache.get(key, () => compileSchema(root, row, schemas));
   let output: { valid: boolean; errors?: OutputUnit[] };
   try {
     setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below

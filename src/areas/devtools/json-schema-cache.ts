@@ -1,0 +1,58 @@
+/** A bounded LRU of compilations in flight or done, keyed by everything that shapes them. */
+export interface CompileCache<T> {
+  /** The cached compilation of `key`, or `compile()` run (one at a time across the cache) and kept. */
+  get(key: string, compile: () => Promise<T>): Promise<T>;
+  /** Compilations started so far, and entries held. */
+  stats(): { compiles: number; cached: number };
+}
+
+/**
+ * An LRU bounded by entry count and by the total length of the keys (the keys hold the schema
+ * text, so this bounds memory too). A failed compilation is dropped, not cached. Compilations run
+ * one at a time: the validator's schema registry is global.
+ *
+ * @example
+ *   const cache = createCompileCache<number>({ entries: 100, bytes: 1 << 20 });
+ *   await cache.get('k', async () => 42); // compiles
+ *   await cache.get('k', async () => 0); // → 42 from the cache
+ */
+export function createCompileCache<T>(limits: { entries: number; bytes: number }): CompileCache<T> {
+  const entries = new Map<string, { compiled: Promise<T>; bytes: number }>();
+  let bytes = 0;
+  let compiles = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  function exclusive(task: () => Promise<T>): Promise<T> {
+    const run = queue.then(task, task);
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  function remove(key: string): void {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  }
+
+  return {
+    get(key, compile) {
+      const hit = entries.get(key);
+      if (hit) {
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit.compiled;
+      }
+      compiles++;
+      const entry = { compiled: exclusive(compile), bytes: key.length };
+      entries.set(key, entry);
+      bytes += entry.bytes;
+      entry.compiled.catch(() => {
+        if (entries.get(key) === entry) remove(key);
+      });
+      while (entries.size > limits.entries || bytes > limits.bytes) remove(entries.keys().next().value!);
+      return entry.compiled;
+    },
+    stats: () => ({ compiles, cached: entries.size }),
+  };
+}
