@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import QRCode from 'qrcode';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import rfc6238 from './fixtures/rfc6238-totp.json' with { type: 'json' };
 import rfc4648 from './fixtures/rfc4648.json' with { type: 'json' };
@@ -154,6 +155,8 @@ describe('TOTP', () => {
         assert.equal(uri.searchParams.get('issuer'), 'ACME Co & Sons');
         assert.match(body.qr_code, /^data:image\/png;base64,/);
         assert.deepEqual(Buffer.from(body.qr_code.split(',')[1], 'base64').subarray(0, 8), Buffer.from('89504e470d0a1a0a', 'hex'));
+        // QR rendering is deterministic: the same text gives the same PNG, so this proves the code holds the URI.
+        assert.equal(body.qr_code, await QRCode.toDataURL(body.otpauth_uri, { errorCorrectionLevel: 'M', margin: 2 }));
         assert.equal(body.digits, 8);
         assert.equal(body.period, 60);
         assert.equal(body.algorithm, algorithm);
