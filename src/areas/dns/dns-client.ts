@@ -40,6 +40,8 @@ export interface DnsClientOptions {
 export interface DnsClient {
   /** Answers of one type at one name; `[]` for NXDOMAIN/NODATA; DevutilError on upstream failure. */
   query(type: QueryType, name: string): Promise<unknown[]>;
+  /** The cached answers, if fresh, without querying. */
+  peek(type: QueryType, name: string): unknown[] | undefined;
   /** Cancel queries still running (at shutdown). */
   close(): void;
 }
@@ -86,6 +88,9 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         inFlight.set(key, pending);
       }
       return pending;
+    },
+    peek(type, name) {
+      return cache.get(`${type}:${name}`);
     },
     close() {
       resolver.cancel();

@@ -43,7 +43,10 @@ export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs
   const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
   const selectors = input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
   const names = row.names?.(domain, selectors) ?? [{ name: domain }];
-  const answers = await withDeadline(Promise.all(names.map((at) => client.query(row.query, at.name))), timeoutMs);
+  const cached = names.map((at) => client.peek(row.query, at.name));
+  const answers = cached.every((a) => a !== undefined)
+    ? cached
+    : await withDeadline(Promise.all(names.map((at) => client.query(row.query, at.name))), timeoutMs);
   const records = names.flatMap((at, i) => row.read(answers[i]!, at));
   return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

@@ -25,6 +25,9 @@ interface RowReader {
 
 const readers = new Map<4 | 6, Promise<RowReader>>();
 
+/** Decoded rows kept by mmdb-lib, keyed by their offset in the file (many networks share a row). */
+const DECODED_ROWS_KEPT = 20_000;
+
 /**
  * The database row of an address, or null when the database has none. Each family's file (about
  * 65 MB) is read once, on the first lookup of that family, and kept in memory.
@@ -44,5 +47,13 @@ export async function findGeoRow(ip: string, family: 4 | 6): Promise<GeoRow | nu
 
 async function loadReader(family: 4 | 6): Promise<RowReader> {
   const path = createRequire(import.meta.url).resolve(`${PACKAGE}/${DATABASE_FILES[family]}`);
-  return new Reader(await readFile(path));
+  const decoded = new Map<string | number, unknown>();
+  const cache = {
+    get: (offset: string | number) => decoded.get(offset),
+    set: (offset: string | number, row: unknown) => {
+      if (decoded.size >= DECODED_ROWS_KEPT) decoded.clear();
+      decoded.set(offset, row);
+    },
+  };
+  return new Reader(await readFile(path), { cache });
 }

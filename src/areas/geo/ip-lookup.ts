@@ -14,7 +14,8 @@ export interface GeoResult {
   reserved: boolean;
 }
 
-const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const DISPLAY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const countryNames = new Map<string, string | null>();
 const MAPPED_IPV4 = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i;
 
 /**
@@ -39,13 +40,23 @@ export async function lookupGeoIp(ip: string): Promise<GeoResult> {
   return {
     ip,
     countryCode,
-    country: countryCode ? (COUNTRY_NAMES.of(countryCode) ?? null) : null,
+    country: countryCode ? nameCountry(countryCode) : null,
     region: row.state1 || null,
     city: row.city || null,
     latitude: roundCoordinate(row.latitude),
     longitude: roundCoordinate(row.longitude),
     reserved: false,
   };
+}
+
+/** English name of an ISO 3166 code, remembered (there are about 250). */
+function nameCountry(code: string): string | null {
+  let name = countryNames.get(code);
+  if (name === undefined) {
+    name = DISPLAY_NAMES.of(code) ?? null;
+    countryNames.set(code, name);
+  }
+  return name;
 }
 
 function unwrapMappedIpv4(ip: string): string {

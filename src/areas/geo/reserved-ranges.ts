@@ -34,8 +34,13 @@ export const RESERVED_RANGES: readonly { network: string; prefix: number; family
   { network: 'ff00::', prefix: 8, family: 'ipv6', name: 'multicast (RFC 4291)' },
 ];
 
-const RESERVED = new BlockList();
-for (const range of RESERVED_RANGES) RESERVED.addSubnet(range.network, range.prefix, range.family);
+const RESERVED_V6 = new BlockList();
+for (const range of RESERVED_RANGES) if (range.family === 'ipv6') RESERVED_V6.addSubnet(range.network, range.prefix, 'ipv6');
+/** IPv4 rows as [network, mask] integers: comparing numbers is several times faster than BlockList. */
+const RESERVED_V4 = RESERVED_RANGES.filter((r) => r.family === 'ipv4').map((r) => {
+  const mask = r.prefix === 0 ? 0 : (0xffffffff << (32 - r.prefix)) >>> 0;
+  return [(ipv4ToNumber(r.network) & mask) >>> 0, mask] as const;
+});
 
 /**
  * Whether an address (already validated; IPv4-mapped IPv6 already unwrapped) is in a reserved range.
@@ -45,5 +50,11 @@ for (const range of RESERVED_RANGES) RESERVED.addSubnet(range.network, range.pre
  *   isReservedIp('8.8.8.8', 4);      // false
  */
 export function isReservedIp(ip: string, family: 4 | 6): boolean {
-  return RESERVED.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 6) return RESERVED_V6.check(ip, 'ipv6');
+  const n = ipv4ToNumber(ip);
+  return RESERVED_V4.some(([network, mask]) => ((n & mask) >>> 0) === network);
+}
+
+function ipv4ToNumber(ip: string): number {
+  return ip.split('.').reduce((acc, octet) => acc * 256 + Number(octet), 0);
 }

@@ -1,0 +1,83 @@
+// DNS benchmark (issue 6): throughput of cached DNS lookups (GET /v1/lookup and POST /v1/devtools/dns-lookup,
+// A and SPF) and of geo IP lookups, against GET /healthz of the same service, in one run.
+// DNS_SERVERS points at a small UDP DNS server this script starts on 127.0.0.1 (no traffic leaves the machine);
+// after the first query every lookup is answered from the service's TTL cache.
+// Target: cached lookups keep >= 60% of /healthz.
+// Run: npm run build && (cd bench && npm install && node dns.mjs)   [BENCH_SECONDS=8 by default]
+import { createSocket } from 'node:dgram';
+import { createRequire } from 'node:module';
+import { measure, ratio, startService, writeResults } from './lib.mjs';
+
+// dns-packet is a dev dependency of the project root.
+const packet = createRequire(new URL('../package.json', import.meta.url))('dns-packet');
+const duration = Number(process.env.BENCH_SECONDS ?? 8);
+
+const ZONE = {
+  'bench.test': [
+    { type: 'A', ttl: 3600, data: '192.0.2.10' },
+    { type: 'A', ttl: 3600, data: '192.0.2.11' },
+    { type: 'TXT', ttl: 3600, data: 'v=spf1 ip4:192.0.2.0/24 include:_spf.bench.test ~all' },
+  ],
+};
+let upstreamQueries = 0;
+const dns = createSocket('udp4');
+dns.on('message', (msg, peer) => {
+  upstreamQueries += 1;
+  const query = packet.decode(msg);
+  const q = query.questions[0];
+  const answers = (ZONE[q.name.toLowerCase()] ?? []).filter((r) => r.type === q.type).map((r) => ({ name: q.name, ...r }));
+  const flags = packet.AUTHORITATIVE_ANSWER | (ZONE[q.name.toLowerCase()] ? 0 : 3);
+  dns.send(packet.encode({ type: 'response', id: query.id, flags, questions: [q], answers }), peer.port, peer.address);
+});
+await new Promise((resolve) => dns.bind(0, '127.0.0.1', resolve));
+
+const service = await startService({ env: { DNS_SERVERS: `127.0.0.1:${dns.address().port}` } });
+const headers = { 'x-api-key': service.apiKey };
+
+try {
+  const cases = [
+    { title: 'GET /healthz', path: '/healthz', method: 'GET', headers: {} },
+    { title: 'GET /v1/lookup A (cached)', path: '/v1/lookup?domain=bench.test&type=A', method: 'GET', expect: (b) => b.records.length === 2 },
+    { title: 'POST /v1/devtools/dns-lookup A (cached)', path: '/v1/devtools/dns-lookup', body: { domain: 'bench.test', type: 'A' }, expect: (b) => b.records.length === 2 },
+    { title: 'GET /v1/lookup SPF (cached, parsed)', path: '/v1/lookup?domain=bench.test&type=SPF', method: 'GET', expect: (b) => b.records[0]?.mechanisms.length === 3 },
+    { title: 'GET /v1/geo/ip-lookup 8.8.8.8', path: '/v1/geo/ip-lookup?ip=8.8.8.8', method: 'GET', expect: (b) => b.country_code === 'US' },
+  ];
+
+  // Check each request once before loading it (this also fills the cache and loads the geo database).
+  for (const c of cases.slice(1)) {
+    const res = await fetch(`${service.url}${c.path}`, {
+      method: c.method ?? 'POST',
+      headers: c.body ? { ...headers, 'content-type': 'application/json' } : headers,
+      body: c.body ? JSON.stringify(c.body) : undefined,
+    });
+    const body = await res.json();
+    if (res.status !== 200 || !c.expect(body)) throw new Error(`${c.title}: ${res.status} ${JSON.stringify(body)}`);
+  }
+  const queriesBefore = upstreamQueries;
+
+  const rows = [];
+  for (const c of cases) {
+    rows.push(await measure({ url: `${service.url}${c.path}`, method: c.method ?? 'POST', headers: c.headers ?? headers, body: c.body, duration, title: c.title }));
+  }
+  // /healthz again at the end: other load on the machine drifts, so the baseline is the mean of both runs.
+  const closing = await measure({ url: `${service.url}/healthz`, duration, title: 'GET /healthz (again, last)' });
+  rows.push(closing);
+  const healthz = (rows[0].rps + closing.rps) / 2;
+  for (const r of rows) r.pct_of_healthz = ratio(r.rps, healthz);
+  const pct = (title) => rows.find((r) => r.title === title).pct_of_healthz;
+  const verdict = (title) => `${title} at ${pct(title)}% of /healthz (target >= 60%): ${pct(title) >= 60 ? 'met' : 'NOT met'}`;
+  writeResults('dns', {
+    note: 'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; '
+      + 'DNS_SERVERS = a UDP DNS server in this process on 127.0.0.1 serving bench.test with TTL 3600, so lookups are answered from the service\'s cache.',
+    upstream_queries_during_load: upstreamQueries - queriesBefore,
+    rows,
+    verdicts: [
+      verdict('GET /v1/lookup A (cached)'),
+      verdict('POST /v1/devtools/dns-lookup A (cached)'),
+      `upstream DNS queries during the measured runs: ${upstreamQueries - queriesBefore} (all lookups served from the cache)`,
+    ],
+  });
+} finally {
+  await service.stop();
+  dns.close();
+}
