@@ -163,6 +163,12 @@ describe('DNS lookup against a local test server', () => {
     assert.equal(count(), before + 1);
   });
 
+  it('selector is ignored for types other than DKIM', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().records, [{ address: '2001:db8::1', ttl: 600 }]);
+  });
+
   it('without a key the lookup is refused', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=example.test' });
     assert.equal(res.statusCode, 401);

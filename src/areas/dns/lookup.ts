@@ -41,7 +41,7 @@ export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs
   if (!Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
   const row = RECORD_TYPES[type];
   const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
-  const selectors = input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
+  const selectors = type !== 'DKIM' ? [] : input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
   const names = row.names?.(domain, selectors) ?? [{ name: domain }];
   const cached = names.map((at) => client.peek(row.query, at.name));
   const answers = cached.every((a) => a !== undefined)

@@ -15,7 +15,7 @@ export const LOOKUP_DESCRIPTION = [
   '`lookup_count` counts the record\'s own DNS-querying terms (include, a, mx, ptr, exists, redirect; includes are not followed); `warnings` codes:',
   '`multiple_spf_records` and `too_many_dns_lookups` (> 10) and `invalid_term` make `valid` false (RFC 7208 permerror); `plus_all`, `ptr_mechanism`, `terms_after_all` are advice.',
   'DMARC: the `v=DMARC1` records at `_dmarc.<domain>`, `{value, tags, policy, subdomain_policy, valid, warnings}` (`policy` is `p`: none, quarantine or reject).',
-  `DKIM: the key records at \`<selector>._domainkey.<domain>\`, \`{selector, value, tags, key_type, key_bits, valid, warnings}\`; without \`selector\` these are tried: ${COMMON_DKIM_SELECTORS.join(', ')} (none found: \`records: []\`).`,
+  `DKIM: the key records at \`<selector>._domainkey.<domain>\`, \`{selector, value, tags, key_type, key_bits, valid, warnings}\`; without \`selector\` these are tried: ${COMMON_DKIM_SELECTORS.join(', ')} (none found: \`records: []\`; the selectors are queried in parallel and an upstream failure of any of them fails the lookup).`,
   '',
   '**Outcomes.** No such name (NXDOMAIN) or no record of the type: 200 with `records: []`. Upstream SERVFAIL, refusal or unreachable server: 502 `upstream_error`.',
   'No answer within 5 s: 504 `upstream_timeout`. Answers are cached honouring their TTL (A/AAAA; 60 s for types whose TTL node does not expose; 1 s to 1 h; no-record answers 15 s; at most 10,000 entries).',
