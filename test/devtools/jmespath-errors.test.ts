@@ -166,4 +166,22 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       assert.equal(res.json().result, i);
     }
   });
+
+  it('projections that multiply the data are stopped by the step budget (422)', async () => {
+    const step = '[@,@,@,@,@,@,@,@,@,@][]';
+    const res = await transform({ data: [1], expression: Array(9).fill(step).join('.') });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.json().detail, /more than 10000000 evaluation steps/);
+  });
+
+  it('to_string, join and replace refuse to build strings over 10 million characters (422)', async () => {
+    const data = 'x'.repeat(1_000_000);
+    for (const expression of ['to_string([@,@,@,@,@,@,@,@,@,@,@,@])', "join('', [@,@,@,@,@,@,@,@,@,@,@,@])", "replace(@, 'x', 'yyyyyyyyyyyy')"]) {
+      const res = await transform({ data, expression });
+      assert.equal(res.statusCode, 422, expression);
+      assert.match(res.json().detail, /longer than 10000000 characters/, expression);
+    }
+    const small = await transform({ data: { a: [1, 'b'] }, expression: "join('-', a[].to_string(@))" });
+    assert.equal(small.json().result, '1-b');
+  });
 });

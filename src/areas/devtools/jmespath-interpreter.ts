@@ -1,4 +1,5 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
+import { guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { type: string; name?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
@@ -87,6 +88,15 @@ export class SafeInterpreter extends BaseClass {
     const table = this.runtime._functionTable;
     for (const [name, fn] of Object.entries(SAFE_FUNCTIONS)) table[name] = { ...table[name]!, _func: fn };
     for (const name of ['pad_left', 'pad_right']) table[name] = { ...table[name]!, _func: boundPad(table[name]!._func) };
+    guardStringFunctions(table);
+  }
+
+  /** Steps left in this evaluation; nested `let` scopes share it. */
+  budget: Budget = { left: MAX_STEPS };
+
+  override search(node: Node, value: Json): Json {
+    this.budget = { left: MAX_STEPS };
+    return super.search(node, value);
   }
 
   withScope(scope: Record<string, Json>): SafeInterpreter {
@@ -94,10 +104,12 @@ export class SafeInterpreter extends BaseClass {
     inner.runtime._functionTable = this.runtime._functionTable;
     inner._rootValue = this._rootValue;
     inner._scope = this._scope.withScope(scope);
+    inner.budget = this.budget;
     return inner;
   }
 
   override visit(node: Node, value: unknown): unknown {
+    spend(this.budget, 1);
     switch (node.type) {
       case 'Field': {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
@@ -105,6 +117,7 @@ export class SafeInterpreter extends BaseClass {
         return Object.hasOwn(obj, node.name!) ? (obj[node.name!] ?? null) : null;
       }
       case 'MultiSelectHash': {
+        spend(this.budget, node.children!.length);
         const collected: Record<string, unknown> = {};
         for (const child of node.children!) setOwn(collected, child.name, this.visit(child.value, value));
         return collected;
@@ -114,6 +127,14 @@ export class SafeInterpreter extends BaseClass {
           if (scope.data && Object.hasOwn(scope.data, node.name!)) return scope.data[node.name!];
         }
         throw new Error(`Error referencing undefined variable ${node.name}`);
+      }
+      case 'MultiSelectList':
+        spend(this.budget, node.children!.length);
+        return super.visit(node, value);
+      case 'Flatten': {
+        const flat = super.visit(node, value);
+        if (Array.isArray(flat)) spend(this.budget, flat.length);
+        return flat;
       }
       default:
         return super.visit(node, value);

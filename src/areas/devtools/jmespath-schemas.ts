@@ -1,5 +1,5 @@
 import { errorResponses } from '../../http/schemas.js';
-import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_NODES } from './jmespath.js';
+import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
 
 /** Longest expression accepted (characters). */
 export const MAX_EXPRESSION_LENGTH = 10_000;
@@ -19,7 +19,8 @@ export const jsonTransformSchema = {
     '`undefined_variable` for a `$name` no `let` binds), `expression` and `position` (syntax/lexer errors only).',
     'Object keys such as `__proto__` or `constructor` are ordinary keys. Limits: expression up to',
     `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values once expanded (else 422);`,
-    `pad widths up to ${MAX_PAD_WIDTH}; an expression or data nesting too deeply to evaluate is a 422.`,
+    `pad widths up to ${MAX_PAD_WIDTH}; at most ${MAX_STEPS} evaluation steps; strings built by \`to_string\`, \`join\` and`,
+    `\`replace\` up to ${MAX_STRING_CHARS} characters; an expression or data nesting too deeply to evaluate is a 422.`,
     `The last ${COMPILE_CACHE_SIZE} distinct expressions are kept compiled.`,
   ].join(' '),
   tags: ['devtools'],

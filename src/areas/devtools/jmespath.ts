@@ -1,5 +1,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { DevutilError } from '../../errors.js';
+import { BudgetExceeded } from './jmespath-budget.js';
+export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
 import { JmespathLexError, locateParseError, rewriteRawStrings, scanExpression } from './jmespath-syntax.js';
@@ -50,9 +52,9 @@ function tooDeep(what: string): DevutilError {
   });
 }
 
-function tooLarge(): DevutilError {
-  return new DevutilError('validation_error', 'The result of the expression is too large.', {
-    errors: [{ path: 'expression', message: 'produces a result that is too large' }],
+function tooLarge(why = 'it produces a result that is too large'): DevutilError {
+  return new DevutilError('validation_error', `The expression cannot be evaluated: ${why}.`, {
+    errors: [{ path: 'expression', message: why }],
   });
 }
 
@@ -128,6 +130,7 @@ export function transformJson(data: unknown, expression: string, options: Transf
     result = interpreter.search(ast, data as never);
   } catch (err) {
     if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep('data') : tooLarge();
+    if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
     throw invalidExpression(expression, row ? row[1] : 'invalid_value', message);

@@ -1,0 +1,100 @@
+/**
+ * Work and memory bounds for one JMESPath evaluation. Multi-select lists, projections and
+ * `to_string`/`join` can each multiply the size of what came before, so a short expression could
+ * otherwise build gigabytes from 2 MiB of data: every step is counted and strings are measured
+ * before they are built.
+ */
+
+/** Interpreter steps (node visits plus multi-select and flatten elements) per evaluation. */
+export const MAX_STEPS = 10_000_000;
+/** Longest string a function may build. */
+export const MAX_STRING_CHARS = 10_000_000;
+
+/** Thrown when an evaluation passes a bound; answered as 422. */
+export class BudgetExceeded extends Error {
+  constructor(what: string) {
+    super(what);
+    this.name = 'BudgetExceeded';
+  }
+}
+
+/** Steps left in the current evaluation (shared by the interpreters of nested `let` scopes). */
+export interface Budget {
+  left: number;
+}
+
+/**
+ * Spend `steps` from the budget or throw.
+ *
+ * @example
+ *   spend({ left: 1 }, 2) // throws BudgetExceeded
+ */
+export function spend(budget: Budget, steps: number): void {
+  budget.left -= steps;
+  if (budget.left < 0) throw new BudgetExceeded(`the expression needs more than ${MAX_STEPS} evaluation steps`);
+}
+
+/** Characters JSON text of `value` would take, counting up to `limit` only (iterative). */
+function estimateJsonChars(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (v === null || typeof v !== 'object') total += 8;
+    else if (Array.isArray(v)) {
+      total += 2 + v.length;
+      for (const item of v) stack.push(item);
+    } else {
+      for (const [key, item] of Object.entries(v)) {
+        total += key.length + 4;
+        stack.push(item);
+      }
+    }
+  }
+  return total;
+}
+
+function checkChars(chars: number, fn: string): void {
+  if (chars > MAX_STRING_CHARS) throw new BudgetExceeded(`${fn}() would build a string longer than ${MAX_STRING_CHARS} characters`);
+}
+
+
+/** Pre-checks run before the library function of the same name: each estimates the string it would build. */
+const STRING_GUARDS: Record<string, (args: unknown[]) => void> = {
+  to_string: ([value]) => {
+    if (typeof value !== 'string') checkChars(estimateJsonChars(value, MAX_STRING_CHARS), 'to_string');
+  },
+  join: ([glue, list]) => {
+    if (!Array.isArray(list) || typeof glue !== 'string') return;
+    let chars = glue.length * list.length;
+    for (const item of list) chars += typeof item === 'string' ? item.length : 0;
+    checkChars(chars, 'join');
+  },
+  replace: ([subject, search, by]) => {
+    if (typeof subject !== 'string' || typeof search !== 'string' || typeof by !== 'string') return;
+    const occurrences = search === '' ? subject.length + 1 : subject.split(search).length - 1;
+    checkChars(subject.length + occurrences * Math.max(0, by.length - search.length), 'replace');
+  },
+};
+
+/**
+ * Wrap the string-building functions of a function table with their size pre-checks.
+ *
+ * @example
+ *   guardStringFunctions(runtime._functionTable)
+ */
+export function guardStringFunctions<This>(table: Record<string, { _func: (this: This, args: unknown[]) => unknown }>): void {
+  for (const [name, guard] of Object.entries(STRING_GUARDS)) {
+    const row = table[name];
+    if (!row) continue;
+    const original = row._func;
+    table[name] = {
+      ...row,
+      _func(this: This, args: unknown[]) {
+        guard(args);
+        return original.call(this, args);
+      },
+    };
+  }
+}
