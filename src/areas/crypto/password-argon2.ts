@@ -20,7 +20,6 @@ export interface Argon2Params {
 
 // The package's `Algorithm` is a const enum; its values are spelled out so no enum object is needed at runtime.
 const ARGON2ID = 2 as Algorithm;
-const VARIANTS = ['argon2d', 'argon2i', 'argon2id'] as const;
 
 /**
  * argon2id PHC string with a fresh 16-byte salt; runs on the libuv thread pool.
@@ -68,10 +67,4 @@ export async function verifyArgon2(password: string, phc: string): Promise<boole
   } catch {
     throw invalidField('hash', 'is not a valid argon2 PHC string');
   }
-}
-
-/** Which argon2 variant a PHC string names (`$argon2id$...` → `argon2id`). */
-export function detectArgon2Variant(phc: string): (typeof VARIANTS)[number] | undefined {
-  const name = /^\$(argon2(?:id|i|d))\$/.exec(phc)?.[1];
-  return VARIANTS.find((v) => v === name);
 }

@@ -1,9 +1,9 @@
 import { invalidField } from '../../errors.js';
-import { ARGON2_LIMITS, detectArgon2Variant, hashArgon2id, verifyArgon2 } from './password-argon2.js';
+import { ARGON2_LIMITS, hashArgon2id, verifyArgon2 } from './password-argon2.js';
 import { BCRYPT_LIMITS, hashBcrypt, verifyBcrypt } from './password-bcrypt.js';
 import { SCRYPT_LIMITS, hashScrypt, verifyScrypt } from './password-scrypt.js';
 
-/** Options of `hash-password`, camelCase; each scheme reads its own and refuses the others'. */
+/** Options of `hash-password`, camelCase; each algorithm reads its own and refuses the others'. */
 export interface HashPasswordOptions {
   cost?: number;
   memoryKib?: number;
@@ -14,7 +14,7 @@ export interface HashPasswordOptions {
   p?: number;
 }
 
-/** The wire names of every option, to name the one given to the wrong scheme. */
+/** The wire names of every option, to name the one given to the wrong algorithm. */
 const OPTION_FIELDS: Record<keyof HashPasswordOptions, string> = {
   cost: 'cost',
   memoryKib: 'memory_kib',
@@ -25,15 +25,21 @@ const OPTION_FIELDS: Record<keyof HashPasswordOptions, string> = {
   p: 'p',
 };
 
-interface PasswordSchemeRow {
-  /** Options this scheme reads. */
-  options: (keyof HashPasswordOptions)[];
-  hash(password: string, o: HashPasswordOptions): Promise<string>;
+interface PasswordAlgorithmRow {
+  /** Recognises this algorithm's hash strings. */
+  detect: RegExp;
+  verify(password: string, hash: string): Promise<boolean>;
+  /** Absent for formats the service only verifies (argon2i, argon2d). */
+  hash?: (password: string, o: HashPasswordOptions) => Promise<string>;
+  /** Options `hash` reads; the others are refused. */
+  options?: (keyof HashPasswordOptions)[];
 }
 
-/** Hashing schemes, one row each; all of them run off the main thread. */
-export const PASSWORD_SCHEMES = {
+/** Password algorithms, one row each: how to detect, verify and (for three of them) hash. All run off the main thread. */
+const PASSWORD_ALGORITHMS = {
   argon2id: {
+    detect: /^\$argon2id\$/,
+    verify: verifyArgon2,
     options: ['memoryKib', 'iterations', 'parallelism'],
     hash: (password, o) =>
       hashArgon2id(password, {
@@ -42,55 +48,59 @@ export const PASSWORD_SCHEMES = {
         parallelism: o.parallelism ?? ARGON2_LIMITS.parallelism.default,
       }),
   },
+  argon2i: { detect: /^\$argon2i\$/, verify: verifyArgon2 },
+  argon2d: { detect: /^\$argon2d\$/, verify: verifyArgon2 },
   bcrypt: {
+    detect: /^\$2[aby]\$/,
+    verify: verifyBcrypt,
     options: ['cost'],
     hash: (password, o) => hashBcrypt(password, o.cost ?? BCRYPT_LIMITS.cost.default),
   },
   scrypt: {
+    detect: /^\$scrypt\$/,
+    verify: verifyScrypt,
     options: ['logN', 'r', 'p'],
     hash: (password, o) =>
       hashScrypt(password, { logN: o.logN ?? SCRYPT_LIMITS.logN.default, r: o.r ?? SCRYPT_LIMITS.r.default, p: o.p ?? SCRYPT_LIMITS.p.default }),
   },
-} satisfies Record<string, PasswordSchemeRow>;
+} satisfies Record<string, PasswordAlgorithmRow>;
 
-export type PasswordAlgorithm = keyof typeof PASSWORD_SCHEMES;
-export const PASSWORD_SCHEME_NAMES = Object.keys(PASSWORD_SCHEMES) as PasswordAlgorithm[];
+type AlgorithmName = keyof typeof PASSWORD_ALGORITHMS;
+const ROWS = Object.entries(PASSWORD_ALGORITHMS) as [AlgorithmName, PasswordAlgorithmRow][];
 
-/** Verifiers, one row per hash format, found by the hash's prefix. */
-const VERIFIERS: { prefix: RegExp; name: (hash: string) => string; verify(password: string, hash: string): Promise<boolean> }[] = [
-  { prefix: /^\$argon2(?:id|i|d)\$/, name: (h) => detectArgon2Variant(h) ?? 'argon2id', verify: verifyArgon2 },
-  { prefix: /^\$2[aby]\$/, name: () => 'bcrypt', verify: verifyBcrypt },
-  { prefix: /^\$scrypt\$/, name: () => 'scrypt', verify: verifyScrypt },
-];
+/** Algorithms `hash-password` offers. */
+export const HASHING_ALGORITHMS = ['argon2id', 'bcrypt', 'scrypt'] as const satisfies AlgorithmName[];
+export type PasswordAlgorithm = (typeof HASHING_ALGORITHMS)[number];
 
 /** Names `verify-password` can answer in `algorithm`. */
-export const VERIFIABLE_ALGORITHMS = ['argon2id', 'argon2i', 'argon2d', 'bcrypt', 'scrypt'] as const;
+export const VERIFIABLE_ALGORITHMS = ROWS.map(([name]) => name);
 
 /**
- * Hash a password with one of {@link PASSWORD_SCHEMES}; an option of another scheme is a 422.
+ * Hash a password with argon2id, bcrypt or scrypt; an option of another algorithm is a 422.
  *
  * @example
  *   await hashPassword('hunter2', 'bcrypt', { cost: 10 }) // '$2b$10$...'
  */
 export async function hashPassword(password: string, algorithm: PasswordAlgorithm, options: HashPasswordOptions): Promise<string> {
-  const scheme: PasswordSchemeRow = PASSWORD_SCHEMES[algorithm];
+  const row: PasswordAlgorithmRow = PASSWORD_ALGORITHMS[algorithm];
   for (const key of Object.keys(OPTION_FIELDS) as (keyof HashPasswordOptions)[]) {
-    if (options[key] !== undefined && !scheme.options.includes(key)) {
+    if (options[key] !== undefined && !row.options?.includes(key)) {
       throw invalidField(OPTION_FIELDS[key], `does not apply to ${algorithm}`);
     }
   }
-  return scheme.hash(password, options);
+  return row.hash!(password, options);
 }
 
 /**
- * Verify a password, the scheme detected from the hash; an unrecognised hash is a 422.
+ * Verify a password, the algorithm detected from the hash; an unrecognised hash is a 422.
  *
  * @example
  *   await verifyPassword('a', '$2a$06$m0CrhHm10qJ3lXRY.5zDGO3rS2KdeeWLuGmsfGlMfOxih58VYVfxe')
  *   // { valid: true, algorithm: 'bcrypt' }
  */
 export async function verifyPassword(password: string, hash: string): Promise<{ valid: boolean; algorithm: string }> {
-  const verifier = VERIFIERS.find((v) => v.prefix.test(hash));
-  if (!verifier) throw invalidField('hash', 'is not a recognised password hash (argon2 PHC, bcrypt $2a$/$2b$/$2y$, or scrypt PHC)');
-  return { valid: await verifier.verify(password, hash), algorithm: verifier.name(hash) };
+  const found = ROWS.find(([, row]) => row.detect.test(hash));
+  if (!found) throw invalidField('hash', 'is not a recognised password hash (argon2 PHC, bcrypt $2a$/$2b$/$2y$, or scrypt PHC)');
+  const [algorithm, row] = found;
+  return { valid: await row.verify(password, hash), algorithm };
 }

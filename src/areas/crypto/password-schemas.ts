@@ -1,6 +1,6 @@
 import { ARGON2_LIMITS } from './password-argon2.js';
 import { BCRYPT_LIMITS, BCRYPT_MAX_BYTES } from './password-bcrypt.js';
-import { PASSWORD_SCHEME_NAMES, VERIFIABLE_ALGORITHMS } from './password-hashing.js';
+import { HASHING_ALGORITHMS, VERIFIABLE_ALGORITHMS } from './password-hashing.js';
 import { SCRYPT_LIMITS } from './password-scrypt.js';
 import { ESTIMATOR_MAX_LENGTH, STRENGTH_BY_SCORE } from './password-strength.js';
 
@@ -18,7 +18,7 @@ export const hashPasswordBody = {
   additionalProperties: false,
   properties: {
     password: { type: 'string', minLength: 1, maxLength: 1024, description: `bcrypt: at most ${BCRYPT_MAX_BYTES} bytes in UTF-8 (longer is a 422, never truncated).` },
-    algorithm: { type: 'string', enum: PASSWORD_SCHEME_NAMES, default: 'argon2id' },
+    algorithm: { type: 'string', enum: HASHING_ALGORITHMS, default: 'argon2id' },
     cost: range(BCRYPT_LIMITS.cost, 'bcrypt cost (log2 rounds)'),
     memory_kib: range(ARGON2_LIMITS.memoryKib, 'argon2 memory in KiB (at least 8 × parallelism)'),
     iterations: range(ARGON2_LIMITS.iterations, 'argon2 passes'),
@@ -33,7 +33,7 @@ export const hashPasswordBody = {
 export const hashPasswordResponse = {
   type: 'object',
   required: ['hash', 'algorithm'],
-  properties: { hash: { type: 'string' }, algorithm: { type: 'string', enum: PASSWORD_SCHEME_NAMES } },
+  properties: { hash: { type: 'string' }, algorithm: { type: 'string', enum: HASHING_ALGORITHMS } },
   examples: [{ hash: '$argon2id$v=19$m=19456,t=2,p=1$3tyL0Ckq1EMnK5bGRHH4xw$5c7kbkBHDBGxM1jNTY8mSKVsZmgScvOu0dpPH0pWCDo', algorithm: 'argon2id' }],
 } as const;
 
