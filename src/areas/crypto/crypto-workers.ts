@@ -11,6 +11,7 @@ function bootstrapUrl(): URL {
   const code = `import { register } from ${tsx}; register(); await import(${JSON.stringify(ENTRY.href)});`;
   return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }
+
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 /**
@@ -18,7 +19,9 @@ const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
  * estimator) run at once: no more than the cores, and always leaving one libuv thread-pool
  * thread free so file-system work and DNS lookups never queue behind password hashes.
  */
-export const CPU_SLOTS = Math.max(1, Math.min(availableParallelism(), Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 1));
+// UV_THREADPOOL_SIZE is libuv's own setting (default 4), read as libuv reads it.
+const THREAD_POOL_SIZE = Number.parseInt(process.env.UV_THREADPOOL_SIZE ?? '', 10) || 4;
+export const CPU_SLOTS = Math.max(1, Math.min(availableParallelism(), THREAD_POOL_SIZE - 1));
 let busySlots = 0;
 const waiting: (() => void)[] = [];
 
