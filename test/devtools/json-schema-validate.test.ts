@@ -211,4 +211,23 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     // the replaced worker still serves
     assert.deepEqual((await check({ data: 'aaa', schema: { pattern: '^a+$' } })).json(), { valid: true, errors: [] });
   });
+
+  it('large data validates on a worker with exact paths', async () => {
+    const data = Array.from({ length: 5000 }, (_, i) => ({ id: i === 4321 ? 'x' : i, name: `n${i}` }));
+    const res = await check({ data, schema: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } });
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(res.json().path, [4321, 'id']);
+    assert.equal(res.json().errors.length, 1);
+  });
+
+  it('a validation that would run for long is stopped with 422 validation_error', async () => {
+    const anyOf = Array.from({ length: 2000 }, (_, i) => ({ required: [`k${i}`] }));
+    const data = Array.from({ length: 100_000 }, () => ({}));
+    const started = Date.now();
+    const res = await check({ data, schema: { type: 'array', items: { anyOf } } });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().code, 'validation_error');
+    assert.match(res.json().detail, /ran longer than 1000 ms/);
+    assert.ok(Date.now() - started < 15_000);
+  });
 });

@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { transformJson } from './jmespath.js';
 import { jsonTransformSchema } from './jmespath-schemas.js';
-import { usesUserRegexes, validateJsonSchema } from './json-schema.js';
+import { isolationFor, validateJsonSchema } from './json-schema.js';
 import { createSchemaPool } from './json-schema-pool.js';
 import type { Draft } from './json-schema-drafts.js';
 import { jsonSchemaValidateSchema } from './json-schema-schemas.js';
 import { inferSchema } from './json-to-schema.js';
 import { jsonToSchemaSchema } from './json-to-schema-schemas.js';
 
-/** Longest a validation using the request's own regexes may run (then 422 `regex_timeout`). */
-export const SCHEMA_REGEX_TIMEOUT_MS = 1000;
+/** Longest a validation on a worker may run (then 422: `regex_timeout` if the schema has patterns). */
+export const SCHEMA_WORKER_TIMEOUT_MS = 1000;
 
 interface TransformBody {
   data: unknown;
@@ -29,8 +29,8 @@ interface ValidateBody {
 /** JSON tools (CONTRACT §3.2-3.4): JMESPath transform, JSON Schema validation and inference. */
 export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
-  // Schemas with user regexes validate on worker threads, stopped after SCHEMA_REGEX_TIMEOUT_MS.
-  const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_REGEX_TIMEOUT_MS, maxQueue: 64 });
+  // Validations with user regexes or large inputs run on worker threads, stopped after the timeout.
+  const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_WORKER_TIMEOUT_MS, maxQueue: 64 });
   app.addHook('onClose', () => schemaPool.close());
   app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, async (request) => {
     const { data, expression, legacy_literals: legacyLiterals } = request.body;
@@ -40,7 +40,8 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
   app.post<{ Body: ValidateBody }>('/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, config: { area: 'devtools' } }, async (request) => {
     const { data, schema, draft, schemas, assert_format: assertFormat } = request.body;
     const input = { data, schema, draft, schemas, assertFormat };
-    const { valid, errors } = await (usesUserRegexes(input) ? schemaPool.run(input) : validateJsonSchema(input));
+    const isolation = isolationFor(input);
+    const { valid, errors } = await (isolation === 'none' ? validateJsonSchema(input) : schemaPool.run(input, isolation === 'regex' ? 'regex_timeout' : 'validation_error'));
     const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
     return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
   });

@@ -14,9 +14,10 @@ export interface SchemaPoolOptions {
   maxQueue: number;
 }
 
-/** Runs validations whose schemas hold user regexes off the event loop. */
+/** Runs validations that could take long off the event loop. */
 export interface SchemaPool {
-  run(input: SchemaValidationInput): Promise<SchemaValidationResult>;
+  /** Validate on a worker; past the timeout, fail with `timeoutCode` (422). */
+  run(input: SchemaValidationInput, timeoutCode: 'regex_timeout' | 'validation_error'): Promise<SchemaValidationResult>;
   close(): Promise<void>;
 }
 
@@ -27,6 +28,7 @@ type Reply =
 
 interface Job {
   message: SchemaJobMessage;
+  timeoutCode: 'regex_timeout' | 'validation_error';
   resolve(result: SchemaValidationResult): void;
   reject(err: Error): void;
 }
@@ -53,12 +55,13 @@ function spawnWorker(): Worker {
 
 /**
  * A small pool of worker threads for JSON Schema validations that run user regexes (`pattern`,
- * `patternProperties`). A validation running past `timeoutMs` has its worker terminated and
- * replaced and fails with 422 `regex_timeout`; the event loop is never blocked.
+ * `patternProperties`) or large inputs. A validation running past `timeoutMs` has its worker
+ * terminated and replaced and fails with 422 (`regex_timeout` or `validation_error`, as the
+ * caller says); the event loop is never blocked.
  *
  * @example
  *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, maxQueue: 64 });
- *   await pool.run({ data: 'abc', schema: { pattern: '^a' } }); // → { valid: true, errors: [] }
+ *   await pool.run({ data: 'abc', schema: { pattern: '^a' } }, 'regex_timeout'); // → { valid: true, errors: [] }
  */
 export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
   const slots = new Set<Slot>();
@@ -104,7 +107,13 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
     const job = finish(slot);
     slots.delete(slot);
     void slot.worker.terminate();
-    job?.reject(new DevutilError('regex_timeout', `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`));
+    if (job?.timeoutCode === 'regex_timeout') {
+      job.reject(new DevutilError('regex_timeout', `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`));
+    } else {
+      job?.reject(new DevutilError('validation_error', `Validation ran longer than ${options.timeoutMs} ms and was stopped.`, {
+        errors: [{ path: 'schema', message: `takes longer than ${options.timeoutMs} ms to validate this data` }],
+      }));
+    }
     pump();
   }
 
@@ -118,13 +127,13 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
   }
 
   return {
-    run(input) {
+    run(input, timeoutCode) {
       if (closed) return Promise.reject(new DevutilError('internal_error', 'The schema pool is closed.'));
       if (queue.length >= options.maxQueue) {
         return Promise.reject(new DevutilError('rate_limited', 'Too many pattern validations are waiting; retry shortly.', { headers: { 'retry-after': '1' } }));
       }
       return new Promise((resolve, reject) => {
-        queue.push({ message: { id: nextId++, input }, resolve, reject });
+        queue.push({ message: { id: nextId++, input }, timeoutCode, resolve, reject });
         pump();
       });
     },

@@ -28,6 +28,8 @@ export const SCHEMA_LIMITS = {
   maxDepth: 100,
   /** Documents in `schemas`. */
   maxDocuments: 100,
+  /** Data and schemas both under this many bytes of JSON (and no user regex) validate in-process. */
+  inProcessBytes: 16 * 1024,
   /** Failures listed in `errors`. */
   maxErrors: 1000,
   /** Compiled validators kept (LRU), and the total size of the schema text they were compiled from. */
@@ -127,15 +129,33 @@ function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: 
   }
 }
 
+/** JSON text length of `value`, counted up to `limit` only (iterative, early exit). */
+function jsonLengthUpTo(value: unknown, limit: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total <= limit) {
+    const v = stack.pop();
+    if (typeof v === 'string') total += v.length + 2;
+    else if (v === null || typeof v !== 'object') total += 6;
+    else for (const [key, item] of Object.entries(v)) (total += key.length + 4), stack.push(item);
+  }
+  return total;
+}
+
 /**
- * Whether validating this input runs regexes taken from the request (`pattern`,
- * `patternProperties`), which can backtrack catastrophically and so belong on a worker thread.
+ * How a validation should run: on a worker thread (stopped after a time limit) when it runs
+ * regexes taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or
+ * when data or schemas are large enough for validation to take long; in-process otherwise.
  *
  * @example
- *   usesUserRegexes({ data: 'a', schema: { pattern: '(a+)+$' } }) // → true
+ *   isolationFor({ data: 'a', schema: { pattern: '(a+)+$' } }) // → 'regex'
+ *   isolationFor({ data: 1, schema: { type: 'integer' } }) // → 'none'
  */
-export function usesUserRegexes(input: SchemaValidationInput): boolean {
-  return /"pattern(Properties)?":/.test(JSON.stringify([input.schema, input.schemas ?? null]));
+export function isolationFor(input: SchemaValidationInput): 'regex' | 'large' | 'none' {
+  const schemaText = JSON.stringify([input.schema, input.schemas ?? null]);
+  if (/"pattern(Properties)?":/.test(schemaText)) return 'regex';
+  const small = SCHEMA_LIMITS.inProcessBytes;
+  return schemaText.length > small || jsonLengthUpTo(input.data, small) > small ? 'large' : 'none';
 }
 
 /** With an explicit `draft`, a standard `$schema` naming another draft is replaced (a custom meta-schema is kept). */
