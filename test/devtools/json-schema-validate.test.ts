@@ -88,6 +88,7 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     const res = await check({ data: 'x', schema: { $ref: 'file:///etc/passwd' } });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().code, 'validation_error');
+    assert.match(res.json().detail, /\$ref to file:\/\/\/etc\/passwd, which is not in schemas/);
   });
 
   it('a $ref to a missing local definition is a 422', async () => {

@@ -1,5 +1,6 @@
 import { DevutilError } from '../../errors.js';
 import type { DraftRow } from './json-schema-drafts.js';
+import { FILE_HOST } from './json-schema-prepare.js';
 
 /**
  * A 422 about the request's schema (or `schemas`, or `data`), with one `errors[]` entry.
@@ -32,7 +33,7 @@ const COMPILE_ERRORS: Array<{
   {
     test: (err) => err.name === 'RetrievalError' || err.name === 'UnsupportedUriSchemeError',
     describe: (err, _row, unusable) => {
-      const uri = /'([^']+)'/.exec(err.message)?.[1] ?? 'a referenced document';
+      const uri = (/'([^']+)'/.exec(err.message)?.[1] ?? 'a referenced document').replace(FILE_HOST, 'file://');
       const reason = unusable.get(uri.replace(/#.*$/, ''));
       if (reason !== undefined) return schemaError(`schemas.${uri}`, `is referenced but cannot be used: ${reason}`);
       return schemaError('schema', `has a $ref to ${uri}, which is not in schemas (remote documents are never fetched)`);
