@@ -10,10 +10,12 @@ export interface JwtAlgorithm {
   curve?: { node: string; jose: string };
   /** Smallest RSA modulus accepted (RFC 7518 §3.3). */
   minModulusBits?: number;
+  /** Largest RSA modulus accepted: bigger keys only cost CPU. */
+  maxModulusBits?: number;
 }
 
-const RSA = { keyTypes: ['rsa'], minModulusBits: 2048 } as const;
-const PSS = { keyTypes: ['rsa', 'rsa-pss'], minModulusBits: 2048 } as const;
+const RSA = { keyTypes: ['rsa'], minModulusBits: 2048, maxModulusBits: 8192 } as const;
+const PSS = { keyTypes: ['rsa', 'rsa-pss'], minModulusBits: 2048, maxModulusBits: 8192 } as const;
 
 /** JWS algorithms the service signs and verifies, one row each (RFC 7518 §3, RFC 8037). `none` is never one. */
 export const JWT_ALGORITHMS = {
@@ -53,7 +55,7 @@ function describeKey(key: KeyObject): string {
 /**
  * Why a key cannot be used with an algorithm, or undefined when it can: the key type must match
  * the algorithm's family (an RSA key never verifies HS256), ECDSA keys their curve, RSA keys
- * at least 2048 bits.
+ * 2048 to 8192 bits.
  *
  * @example
  *   keyMismatch('HS256', rsaPublicKey) // 'HS256 needs an HMAC secret, not an RSA public key'
@@ -69,6 +71,9 @@ export function keyMismatch(alg: JwtAlgorithmName, key: KeyObject): string | und
   const bits = key.asymmetricKeyDetails?.modulusLength;
   if (row.minModulusBits && bits !== undefined && bits < row.minModulusBits) {
     return `${alg} needs an RSA key of at least ${row.minModulusBits} bits, not ${bits}`;
+  }
+  if (row.maxModulusBits && bits !== undefined && bits > row.maxModulusBits) {
+    return `${alg} takes RSA keys of at most ${row.maxModulusBits} bits, not ${bits}`;
   }
   return undefined;
 }

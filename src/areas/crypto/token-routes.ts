@@ -53,7 +53,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       summary: 'Sign a JWT (HS*, RS*, PS*, ES*, EdDSA)',
       description:
         'HS* take `secret` (+ `secret_encoding`); the others take `private_key` as PEM (PKCS#8, PKCS#1, SEC1) or a JWK. ' +
-        'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA < 2048 bits) ' +
+        'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA outside 2048..8192 bits) ' +
         'and a PEM key, certificate or JWK given as an HMAC secret. `iat` is the current time unless the payload has one; ' +
         '`expires_in` and `not_before` are seconds from now; `issuer`/`subject`/`audience` override the payload\'s claims. ' +
         '`header` adds protected-header parameters (`typ` defaults to JWT; `alg` must match; `crit`/`b64` are refused).',
