@@ -3,9 +3,11 @@
 // number-format and array-ops >= 60% of /healthz; a repeated JSON Schema validation >= 50% (compile cache).
 // A tool whose route does not answer 200 in this build is skipped and listed as such.
 // Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=8 by default]
+import { loadavg } from 'node:os';
 import { measure, ratio, startService, writeResults } from './lib.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
+const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10); // other work on the host skews every figure
 
 const people = [
   { name: 'Ada', age: 36, city: 'London' },
@@ -70,6 +72,8 @@ try {
   }
 
   const rows = [await measure({ url: `${service.url}/healthz`, duration, title: 'GET /healthz' })];
+  // Reference: authentication alone (key lookup, rate limit; no credit), to show what every tool call pays before its work.
+  rows.push(await measure({ url: `${service.url}/v1/account`, headers, duration, title: 'GET /v1/account (auth only, reference)' }));
   for (const tool of available) {
     rows.push(await measure({ url: `${service.url}${tool.path}`, method: 'POST', headers, body: tool.body, duration, title: tool.title }));
   }
@@ -82,6 +86,7 @@ try {
   });
   for (const title of skipped) if (!TOOLS.find((t) => t.title === title).target) verdicts.push(`${title}: SKIPPED, route not available in this build`);
   writeResults('devtools', {
+    load_average_at_start: loadAtStart,
     note: 'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key; each devtools call also records its credit use), 50 connections, autocannon in this process; small JSON bodies.',
     rows,
     skipped,
