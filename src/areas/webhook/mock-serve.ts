@@ -136,7 +136,14 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
     summary: 'Serve a mock',
     description: DESCRIPTION,
     tags: ['webhook'],
-    response: { ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'internal_error') },
+    response: {
+      200: {
+        description: "The mock's configured status (a 1xx is answered with 200, see above), headers, content type and body.",
+        type: 'string',
+        examples: ['{"status":"paid"}'],
+      },
+      ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'internal_error'),
+    },
   };
   // OpenAPI knows only the standard methods: other methods and sub-paths are the same operation, hidden.
   const standard = methods.filter((m) => DOCUMENTED_METHODS.includes(m));

@@ -38,7 +38,7 @@ export function parseTargetUrl(text: string): URL {
   } catch {
     throw invalidField('target_url', 'must be an absolute http:// or https:// URL');
   }
-  if (!(url.protocol in DEFAULT_PORTS)) throw invalidField('target_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
+  if (!Object.hasOwn(DEFAULT_PORTS, url.protocol)) throw invalidField('target_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
   if (url.hostname === '') throw invalidField('target_url', 'must name a host');
   return url;
 }
