@@ -23,20 +23,23 @@ function buildLocaleTable(): Map<string, string> {
 }
 
 const LOCALES = buildLocaleTable();
-const definitions = new Map<string, LocaleDefinition[]>();
+const definitions = new Map<string, LocaleDefinition>();
 
 /** Every accepted `ll_CC` locale name, sorted. */
 export const MOCK_LOCALES: readonly string[] = [...LOCALES.keys()].sort();
 
-/** The faker locale chain for an id: the locale, its language, English, then `base`. */
-function chainFor(id: string): LocaleDefinition[] {
+/**
+ * The faker definitions for an id: the locale, its language, English, then `base`, merged once and
+ * cached (a Faker built from one merged definition costs about half of one built from the chain).
+ */
+function definitionFor(id: string): LocaleDefinition {
   const cached = definitions.get(id);
   if (cached) return cached;
   const lang = id.split('_')[0];
   const ids = [...new Set([id, lang, 'en', 'base'])].filter((x) => x in allLocales);
-  const chain = ids.map((x) => allLocales[x as keyof typeof allLocales]);
-  definitions.set(id, chain);
-  return chain;
+  const merged = new Faker({ locale: ids.map((x) => allLocales[x as keyof typeof allLocales]) }).rawDefinitions;
+  definitions.set(id, merged);
+  return merged;
 }
 
 /**
@@ -53,5 +56,5 @@ export function createFaker(locale: string): Faker {
       errors: [{ path: 'locale', message: `is not a supported locale (e.g. en_US, de_DE, fr_FR, ja_JP)` }],
     });
   }
-  return new Faker({ locale: chainFor(id) });
+  return new Faker({ locale: definitionFor(id) });
 }
