@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -161,6 +161,35 @@ describe('JWT bad input', () => {
     assert.deepEqual(body, { valid: false, reason: 'algorithm_not_allowed', error: 'alg HS256 is not in the allowed algorithms (HS512)' });
     const unknown = `${b64url({ alg: 'HS1024' })}.${b64url({})}.c2ln`;
     assert.equal((await verifyWithSecret(unknown)).reason, 'algorithm_not_allowed');
+  });
+
+  const signHs256 = (header: object, claims: unknown) => {
+    const input = `${b64url(header)}.${b64url(claims as object)}`;
+    return `${input}.${createHmac('sha256', SECRET).update(input).digest('base64url')}`;
+  };
+
+  it('expires a token at exp exactly, and calls non-numeric time claims claim_mismatch', async () => {
+    const now = Math.floor(t.clock.now() / 1000);
+    assert.equal((await verifyWithSecret(signHs256({ alg: 'HS256' }, { exp: now }))).reason, 'expired');
+    assert.equal((await verifyWithSecret(signHs256({ alg: 'HS256' }, { exp: now + 30 }))).valid, true);
+    for (const claims of [{ exp: '2099-01-01' }, { nbf: null }, { iat: 'now' }]) {
+      const body = await verifyWithSecret(signHs256({ alg: 'HS256' }, claims));
+      assert.equal(body.reason, 'claim_mismatch', JSON.stringify(claims));
+      assert.match(body.error, /must be a number of seconds/);
+    }
+  });
+
+  it('refuses a header with crit extensions as malformed', async () => {
+    const body = await verifyWithSecret(signHs256({ alg: 'HS256', crit: ['exp'] }, { sub: 'x' }));
+    assert.deepEqual(body, { valid: false, reason: 'malformed', error: 'the header lists "crit" extensions, which this verifier does not support' });
+  });
+
+  it('refuses an ES256 signature of the wrong length (DER instead of JOSE r||s)', async () => {
+    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const input = `${b64url({ alg: 'ES256' })}.${b64url({ sub: 'x' })}`;
+    const der = sign('sha256', Buffer.from(input), ec.privateKey).toString('base64url');
+    const body = (await post('jwt-verify', { token: `${input}.${der}`, public_key: ec.publicKey.export({ type: 'spki', format: 'pem' }) })).json();
+    assert.equal(body.reason, 'invalid_signature');
   });
 
   it('reports a wrong secret as invalid_signature', async () => {

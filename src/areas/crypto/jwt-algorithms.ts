@@ -12,6 +12,10 @@ export interface JwtAlgorithm {
   minModulusBits?: number;
   /** Largest RSA modulus accepted: bigger keys only cost CPU. */
   maxModulusBits?: number;
+  /** node:crypto digest of the signing input (null for Ed25519, which hashes internally). */
+  hash: 'sha256' | 'sha384' | 'sha512' | null;
+  /** ECDSA: bytes of the raw r||s signature JOSE uses (RFC 7518 §3.4). */
+  signatureBytes?: number;
 }
 
 const RSA = { keyTypes: ['rsa'], minModulusBits: 2048, maxModulusBits: 8192 } as const;
@@ -19,19 +23,19 @@ const PSS = { keyTypes: ['rsa', 'rsa-pss'], minModulusBits: 2048, maxModulusBits
 
 /** JWS algorithms the service signs and verifies, one row each (RFC 7518 §3, RFC 8037). `none` is never one. */
 export const JWT_ALGORITHMS = {
-  HS256: { family: 'hmac', keyTypes: ['secret'] },
-  HS384: { family: 'hmac', keyTypes: ['secret'] },
-  HS512: { family: 'hmac', keyTypes: ['secret'] },
-  RS256: { family: 'rsa', ...RSA },
-  RS384: { family: 'rsa', ...RSA },
-  RS512: { family: 'rsa', ...RSA },
-  PS256: { family: 'rsa-pss', ...PSS },
-  PS384: { family: 'rsa-pss', ...PSS },
-  PS512: { family: 'rsa-pss', ...PSS },
-  ES256: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'prime256v1', jose: 'P-256' } },
-  ES384: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp384r1', jose: 'P-384' } },
-  ES512: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp521r1', jose: 'P-521' } },
-  EdDSA: { family: 'eddsa', keyTypes: ['ed25519'] },
+  HS256: { family: 'hmac', keyTypes: ['secret'], hash: 'sha256' },
+  HS384: { family: 'hmac', keyTypes: ['secret'], hash: 'sha384' },
+  HS512: { family: 'hmac', keyTypes: ['secret'], hash: 'sha512' },
+  RS256: { family: 'rsa', ...RSA, hash: 'sha256' },
+  RS384: { family: 'rsa', ...RSA, hash: 'sha384' },
+  RS512: { family: 'rsa', ...RSA, hash: 'sha512' },
+  PS256: { family: 'rsa-pss', ...PSS, hash: 'sha256' },
+  PS384: { family: 'rsa-pss', ...PSS, hash: 'sha384' },
+  PS512: { family: 'rsa-pss', ...PSS, hash: 'sha512' },
+  ES256: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'prime256v1', jose: 'P-256' }, hash: 'sha256', signatureBytes: 64 },
+  ES384: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp384r1', jose: 'P-384' }, hash: 'sha384', signatureBytes: 96 },
+  ES512: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp521r1', jose: 'P-521' }, hash: 'sha512', signatureBytes: 132 },
+  EdDSA: { family: 'eddsa', keyTypes: ['ed25519'], hash: null },
 } as const satisfies Record<string, JwtAlgorithm>;
 
 export type JwtAlgorithmName = keyof typeof JWT_ALGORITHMS;

@@ -76,7 +76,7 @@ export const jwtVerifyResponse = {
   },
   examples: [
     { valid: true, header: { typ: 'JWT', alg: 'HS256' }, payload: examplePayload },
-    { valid: false, error: 'the token expired ("exp" claim timestamp check failed)', reason: 'expired' },
+    { valid: false, error: 'the token expired at 2025-11-21T09:35:30.000Z (exp 1763717730)', reason: 'expired' },
   ],
 } as const;
 

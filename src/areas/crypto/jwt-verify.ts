@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { compactVerify, errors, jwtVerify } from 'jose';
 import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { checkClaims } from './jwt-claims.js';
 import { JwtMalformedError, readJwt } from './jwt-decode.js';
+import { verifySignature } from './jwt-signature.js';
 
 export const VERIFY_REASONS = ['expired', 'not_yet_valid', 'invalid_signature', 'claim_mismatch', 'malformed', 'algorithm_not_allowed'] as const;
 export type VerifyReason = (typeof VERIFY_REASONS)[number];
@@ -11,7 +12,7 @@ export type VerifyOutcome =
   | { valid: false; error: string; reason: VerifyReason };
 
 export interface VerifyJwtOptions {
-  /** Algorithms the caller accepts; default: every supported one that fits the key. */
+  /** Algorithms the caller accepts; default: every supported one (the key still has to fit). */
   algorithms?: JwtAlgorithmName[];
   issuer?: string;
   audience?: string | string[];
@@ -23,29 +24,18 @@ export interface VerifyJwtOptions {
 
 const fail = (reason: VerifyReason, error: string): VerifyOutcome => ({ valid: false, reason, error });
 
-/** jose's verification errors → the contract's reasons. */
-function explainFailure(err: unknown): VerifyOutcome {
-  if (err instanceof errors.JWTExpired) return fail('expired', `the token expired (${err.message})`);
-  if (err instanceof errors.JWTClaimValidationFailed) {
-    if (err.claim === 'nbf' && err.reason === 'check_failed') return fail('not_yet_valid', `the token is not valid yet (${err.message})`);
-    return fail('claim_mismatch', err.message);
-  }
-  if (err instanceof errors.JWSSignatureVerificationFailed) return fail('invalid_signature', 'the signature does not match the header and payload with this key');
-  if (err instanceof errors.JOSEAlgNotAllowed) return fail('algorithm_not_allowed', err.message);
-  // Anything else (a header jose refuses, such as an unknown `crit`) is a token problem, not a server one.
-  return fail('malformed', err instanceof Error ? err.message : String(err));
-}
-
 /**
- * Verify a compact JWT: `alg: none` and algorithms outside `algorithms` are refused, the key must
- * fit the token's algorithm family, then the signature is checked, then `exp`/`nbf` (with
- * `clockTolerance`), `iss` and `aud`. Every failure is an outcome, never a throw.
+ * Verify a compact JWT, in this order: it must parse (header a JSON object); `alg: none`, unknown
+ * algorithms and algorithms outside `algorithms` are refused; the key must fit the algorithm's
+ * family; `crit` extensions are not supported; the signature must hold; the payload must be a
+ * claims set; then `iss`/`aud` and `nbf`/`exp` (with `clockTolerance`). Every failure is an
+ * outcome, never a throw.
  *
  * @example
- *   await verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
- *   await verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
+ *   verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
+ *   verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
  */
-export async function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptions): Promise<VerifyOutcome> {
+export function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptions): VerifyOutcome {
   let read: ReturnType<typeof readJwt>;
   try {
     read = readJwt(token);
@@ -59,22 +49,21 @@ export async function verifyJwt(token: string, key: KeyObject, options: VerifyJw
   if (options.algorithms && !options.algorithms.includes(alg)) return fail('algorithm_not_allowed', `alg ${alg} is not in the allowed algorithms (${options.algorithms.join(', ')})`);
   const mismatch = keyMismatch(alg, key);
   if (mismatch) return fail('algorithm_not_allowed', `the token's ${mismatch}`);
+  // RFC 7515 §4.1.11: extensions named in `crit` must be understood, and this verifier knows none.
+  if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 
-  try {
-    if (!read.payload) {
-      // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): say whether the signature holds.
-      await compactVerify(token, key, { algorithms: [alg] });
-      return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
-    }
-    const { payload, protectedHeader } = await jwtVerify(token, key, {
-      algorithms: [alg],
-      issuer: options.issuer,
-      audience: options.audience,
-      clockTolerance: options.clockTolerance ?? 0,
-      currentDate: new Date(options.now),
-    });
-    return { valid: true, header: protectedHeader as Record<string, unknown>, payload: payload as Record<string, unknown> };
-  } catch (err) {
-    return explainFailure(err);
+  const signingInput = token.slice(0, token.lastIndexOf('.'));
+  if (!verifySignature(alg, key, signingInput, Buffer.from(read.signature, 'base64url'))) {
+    return fail('invalid_signature', 'the signature does not match the header and payload with this key');
   }
+  // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
+  if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
+  const claimFailure = checkClaims(read.payload, {
+    issuer: options.issuer,
+    audience: options.audience,
+    clockTolerance: options.clockTolerance ?? 0,
+    now: options.now,
+  });
+  if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
+  return { valid: true, header: read.header, payload: read.payload };
 }

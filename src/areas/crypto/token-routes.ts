@@ -91,9 +91,11 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
         'Exactly one of `secret` (HS*) or `public_key` (PEM SPKI/PKCS#1/certificate or JWK; a private key is reduced to its ' +
         'public half). Unusable key material is a 422 (so is a PEM key or certificate given as `secret`). Every problem ' +
         'with the token itself is a 200 with `valid: false` and a `reason`: `alg: none`, an algorithm outside `algorithms` ' +
-        'or a key of another family → algorithm_not_allowed; then the signature → invalid_signature; then exp → expired, ' +
-        'nbf → not_yet_valid (both with `clock_tolerance`), iss/aud and claim types → claim_mismatch. A JWS whose payload ' +
-        'is not a JSON object is malformed (the error says whether its signature held).',
+        'or a key of another family → algorithm_not_allowed; a `crit` header → malformed; then the signature → ' +
+        'invalid_signature; then iss/aud and non-numeric iat/nbf/exp → claim_mismatch, nbf → not_yet_valid, exp → expired ' +
+        '(a token expires at `exp` exactly; both with `clock_tolerance`). Verification is synchronous node:crypto (microseconds ' +
+        'of public-key or HMAC work); signing goes through jose. A JWS whose payload is not a JSON object is malformed (the ' +
+        'error says whether its signature held).',
       body: jwtVerifyBody,
       response: { 200: jwtVerifyResponse },
     },
