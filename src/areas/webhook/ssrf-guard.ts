@@ -100,7 +100,8 @@ export async function checkTarget(url: URL, options: GuardOptions): Promise<Chec
     for (const { address } of addresses) {
       const kind = classifyAddress(address);
       if (kind !== 'public') {
-        throw new DevutilError('target_not_allowed', `${hostname} resolves to ${address} (${kind ?? 'unknown'}); replay targets must be public addresses.`, {
+        const what = literal ? `${address} is a ${kind ?? 'unknown'} address` : `${hostname} resolves to ${address} (${kind ?? 'unknown'})`;
+        throw new DevutilError('target_not_allowed', `${what}; replay targets must be public addresses.`, {
           extra: { address, address_kind: kind ?? 'unknown' },
         });
       }
