@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
 import keyRoutes from './auth/routes.js';
@@ -12,7 +12,8 @@ import geoRoutes from './areas/geo/routes.js';
 import webhookRoutes from './areas/webhook/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
+import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerValidators } from './http/validation.js';
@@ -67,6 +68,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
     routerOptions: { maxParamLength: 256, ignoreDuplicateSlashes: false },
+    // A malformed URL (bad percent-encoding) never reaches a route: answer it in the contract shape.
+    frameworkErrors: (error, request, reply) => {
+      const e = toDevutilError(error);
+      void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
+    },
     ...options.serverOptions,
   }) as unknown as FastifyInstance<RawServerDefault>;
 

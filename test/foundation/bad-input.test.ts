@@ -114,6 +114,14 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
     assert.deepEqual(res.json(), { detail: 'Internal server error.', code: 'internal_error' });
   });
 
+  it('a malformed URL (bad percent-encoding) → 400 bad_request in the contract shape', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/account/%zz' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().code, 'bad_request');
+    assert.match(res.json().detail, /URL is malformed/);
+    assert.ok(res.headers['x-request-id']);
+  });
+
   it('X-Request-Id: a sane incoming id is echoed, anything else replaced', async () => {
     let res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
     assert.equal(res.headers['x-request-id'], 'abc-123');
