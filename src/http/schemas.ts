@@ -55,7 +55,8 @@ export const pageQuerySchema = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: '1 to 200.' },
-    offset: { type: 'integer', minimum: 0, default: 0, description: '0 or more.' },
+    // Capped at the largest exact integer: the store cannot page past it (a bigger one was a 500).
+    offset: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: '0 to 9007199254740991.' },
   },
   additionalProperties: false,
 } as const;
