@@ -30,7 +30,7 @@ interface ValidateBody {
 export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   // Validations with user regexes or large inputs run on worker threads, stopped after the timeout.
-  const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_WORKER_TIMEOUT_MS, maxQueue: 64 });
+  const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_WORKER_TIMEOUT_MS, compileTimeoutMs: 10_000, maxQueue: 64 });
   app.addHook('onClose', () => schemaPool.close());
   app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, async (request) => {
     const { data, expression, legacy_literals: legacyLiterals } = request.body;

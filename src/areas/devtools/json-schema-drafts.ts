@@ -48,7 +48,12 @@ export function draftOfDialect(uri: unknown): DraftRow | undefined {
   return DRAFTS.find((row) => normalizeDialect(row.dialect) === wanted);
 }
 
-/** The row of a draft name. */
+/**
+ * The row of a draft name.
+ *
+ * @example
+ *   draftRow('7').dialect // → 'http://json-schema.org/draft-07/schema'
+ */
 export function draftRow(draft: Draft): DraftRow {
   return DRAFTS.find((row) => row.draft === draft)!;
 }

@@ -8,8 +8,10 @@ import type { SchemaJobMessage } from './json-schema-worker.js';
 export interface SchemaPoolOptions {
   /** Workers kept (started on first use). */
   size: number;
-  /** Longest one validation may run on a worker before the worker is terminated. */
+  /** Longest the evaluation of one validation may run on a worker before the worker is terminated. */
   timeoutMs: number;
+  /** Longest compiling its schema may take (bounded by the schema limits; generous for cold caches). */
+  compileTimeoutMs: number;
   /** Jobs waiting beyond this are refused with 429. */
   maxQueue: number;
 }
@@ -23,6 +25,7 @@ export interface SchemaPool {
 
 type Reply =
   | { ready: true }
+  | { id: number; compiled: true }
   | { id: number; ok: true; result: SchemaValidationResult }
   | { id: number; ok: false; code: ErrorCode; message: string; errors?: FieldError[] };
 
@@ -55,12 +58,13 @@ function spawnWorker(): Worker {
 
 /**
  * A small pool of worker threads for JSON Schema validations that run user regexes (`pattern`,
- * `patternProperties`) or large inputs. A validation running past `timeoutMs` has its worker
+ * `patternProperties`) or large inputs. An evaluation running past `timeoutMs` (a compile past
+ * `compileTimeoutMs`) has its worker
  * terminated and replaced and fails with 422 (`regex_timeout` or `validation_error`, as the
  * caller says); the event loop is never blocked.
  *
  * @example
- *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, maxQueue: 64 });
+ *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, compileTimeoutMs: 10000, maxQueue: 64 });
  *   await pool.run({ data: 'abc', schema: { pattern: '^a' } }, 'regex_timeout'); // → { valid: true, errors: [] }
  */
 export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
@@ -91,23 +95,32 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
       if (queue.length === 0) return;
       if (!slot.ready || slot.job) continue;
       slot.job = queue.shift()!;
-      slot.timer = setTimeout(() => onTimeout(slot), options.timeoutMs).unref();
+      slot.timer = setTimeout(() => onTimeout(slot, 'compile'), options.compileTimeoutMs).unref();
       slot.worker.postMessage(slot.job.message);
     }
   }
 
   function onReply(slot: Slot, reply: Reply): void {
     if ('ready' in reply) slot.ready = true;
-    else if (reply.ok) finish(slot)?.resolve(reply.result);
+    else if ('compiled' in reply) {
+      // the clock that guards against slow regexes covers the evaluation only
+      clearTimeout(slot.timer);
+      slot.timer = setTimeout(() => onTimeout(slot, 'evaluate'), options.timeoutMs).unref();
+      return;
+    } else if (reply.ok) finish(slot)?.resolve(reply.result);
     else finish(slot)?.reject(new DevutilError(reply.code, reply.message, { errors: reply.errors }));
     pump();
   }
 
-  function onTimeout(slot: Slot): void {
+  function onTimeout(slot: Slot, phase: 'compile' | 'evaluate'): void {
     const job = finish(slot);
     slots.delete(slot);
     void slot.worker.terminate();
-    if (job?.timeoutCode === 'regex_timeout') {
+    if (phase === 'compile') {
+      job?.reject(new DevutilError('validation_error', `Compiling the schema took longer than ${options.compileTimeoutMs} ms and was stopped.`, {
+        errors: [{ path: 'schema', message: 'takes too long to compile' }],
+      }));
+    } else if (job?.timeoutCode === 'regex_timeout') {
       job.reject(new DevutilError('regex_timeout', `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`));
     } else {
       job?.reject(new DevutilError('validation_error', `Validation ran longer than ${options.timeoutMs} ms and was stopped.`, {

@@ -4,7 +4,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { DevutilError } from '../../errors.js';
-import { validateJsonSchema, type SchemaValidationInput } from './json-schema.js';
+import { DRAFT_NAMES } from './json-schema-drafts.js';
+import { compileValidation, type SchemaValidationInput } from './json-schema.js';
 
 /** What the pool sends. */
 export interface SchemaJobMessage {
@@ -12,16 +13,33 @@ export interface SchemaJobMessage {
   input: SchemaValidationInput;
 }
 
+function describeError(err: unknown): { code: DevutilError['code']; message: string; errors?: DevutilError['errors'] } {
+  const e = err instanceof DevutilError ? err : new DevutilError('validation_error', 'The schema cannot be used.');
+  return { code: e.code, message: e.message, errors: e.errors };
+}
+
+/** Compile, tell the pool (which then starts the evaluation clock), evaluate, answer. */
+async function runJob(port: NonNullable<typeof parentPort>, job: SchemaJobMessage): Promise<void> {
+  let evaluate: Awaited<ReturnType<typeof compileValidation>>;
+  try {
+    evaluate = await compileValidation(job.input);
+  } catch (err) {
+    port.postMessage({ id: job.id, ok: false, ...describeError(err) });
+    return;
+  }
+  port.postMessage({ id: job.id, compiled: true });
+  try {
+    port.postMessage({ id: job.id, ok: true, result: evaluate() });
+  } catch (err) {
+    port.postMessage({ id: job.id, ok: false, ...describeError(err) });
+  }
+}
+
 const port = parentPort;
 if (port) {
-  port.on('message', (job: SchemaJobMessage) => {
-    validateJsonSchema(job.input).then(
-      (result) => port.postMessage({ id: job.id, ok: true, result }),
-      (err: unknown) => {
-        const e = err instanceof DevutilError ? err : new DevutilError('validation_error', 'The schema cannot be used.');
-        port.postMessage({ id: job.id, ok: false, code: e.code, message: e.message, errors: e.errors });
-      },
-    );
-  });
-  port.postMessage({ ready: true });
+  port.on('message', (job: SchemaJobMessage) => void runJob(port, job));
+  // Compile each draft's meta-schema once before taking jobs: the first compile is the slow one.
+  void Promise.allSettled(DRAFT_NAMES.map((draft) => compileValidation({ data: null, schema: { type: 'null' }, draft }))).then(() =>
+    port.postMessage({ ready: true }),
+  );
 }
