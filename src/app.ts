@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
-import authPlugin from './auth/plugin.js';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import authPlugin, { prependHook } from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
 import keyRoutes from './auth/routes.js';
 import cryptoRoutes from './areas/crypto/routes.js';
@@ -88,8 +88,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     reply.header('x-request-id', request.id);
   });
   // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body) {
+      route.preValidation = prependHook(route.preValidation, async (request: FastifyRequest) => {
+        if (request.body === undefined) request.body = {};
+      });
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

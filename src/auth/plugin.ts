@@ -69,6 +69,19 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const OWN_HOOK = Symbol('devutil.hook');
+
+/**
+ * `hook` first, then the route's own hooks. Idempotent: Fastify derives HEAD routes from GET
+ * options that already carry the hook, and it must not run twice.
+ */
+export function prependHook<T>(existing: T | T[] | undefined, hook: T): T[] {
+  const list = existing === undefined ? [] : ([existing].flat() as T[]);
+  if (list.some((h) => (h as { [OWN_HOOK]?: boolean })[OWN_HOOK])) return list;
+  (hook as { [OWN_HOOK]?: boolean })[OWN_HOOK] = true;
+  return [hook, ...list];
+}
+
 /** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */
 function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
   const codes: ErrorCode[] = ['internal_error'];
@@ -108,12 +121,15 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       const response = { ...((route.schema.response as Record<string, unknown>) ?? {}) };
       mergeErrorResponses(response, standardErrors(route, area));
       route.schema.response = response;
+      // Hooks go on the route itself, with its area bound: public routes pay for none of them.
+      const routeArea = area;
+      const free = route.config?.free === true;
+      route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply) => authenticate(request, reply, routeArea, free));
+      if (area !== 'admin' && area !== 'account' && !free) route.onSend = prependHook(route.onSend, settleCharge);
     }
   });
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const { area, free } = request.routeOptions.config;
-    if (area === undefined || area === 'public') return;
+  async function authenticate(request: FastifyRequest, reply: FastifyReply, area: Exclude<RouteArea, 'public'>, free: boolean): Promise<void> {
     if (area === 'admin') {
       const given = header(request, 'x-admin-token');
       // Both sides hashed to 32 bytes: comparison time depends on neither value nor length.
@@ -196,7 +212,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
   }
 
   // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function settleCharge(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const charge = request.charge;
     if (!charge) return payload;
     request.charge = null;
@@ -208,9 +224,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       reply.header('x-credits-remaining', String(Math.max(0, charge.limit - used)));
     }
     return payload;
-  });
-
-  app.addHook('onRequest', authenticate);
+  }
 }
 
 /** Authentication, plans, credits and rate limits for every route of the app. */
