@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type TestDnsServer } from './dns-server.js';
-import { buildZone } from './zone.js';
+import { buildZone, FAILING } from './zone.js';
 
 interface Warning {
   code: string;
@@ -12,7 +12,7 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
   let dns: TestDnsServer;
   let t: TestApp;
   before(async () => {
-    dns = await startDnsServer(buildZone());
+    dns = await startDnsServer(buildZone(), { failing: FAILING });
     t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
   });
   after(async () => {
@@ -41,10 +41,28 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
         { qualifier: null, mechanism: 'redirect', value: '_spf.example.org' },
         { qualifier: '~', mechanism: 'all', value: null },
       ],
-      lookup_count: 4,
+      lookup_count: 7,
       valid: true,
       warnings: [],
     }]);
+  });
+
+  it('SPF: lookup_count includes the records reached through include and redirect', async () => {
+    const [record] = (await lookup('domain=nested.test&type=SPF')).records;
+    assert.equal(record.lookup_count, 13);
+    assert.equal(record.valid, false);
+    assert.deepEqual(codes(record), ['too_many_dns_lookups']);
+    assert.match(record.warnings[0].message, /13 DNS-querying terms with its includes/);
+  });
+
+  it('SPF: an include loop, an include without SPF and a failed include are flagged', async () => {
+    const [loop] = (await lookup('domain=loop.test&type=SPF')).records;
+    assert.deepEqual([codes(loop), loop.valid, loop.lookup_count], [['include_loop'], false, 2]);
+    const [missing] = (await lookup('domain=nospfinclude.test&type=SPF')).records;
+    assert.deepEqual([codes(missing), missing.valid], [['include_without_spf'], false]);
+    const [failed] = (await lookup('domain=failinclude.test&type=SPF')).records;
+    assert.deepEqual([codes(failed), failed.valid], [['include_failed'], true]);
+    assert.match(failed.warnings[0].message, /SERVFAIL/);
   });
 
   it('SPF: two SPF records are flagged on each', async () => {

@@ -43,10 +43,13 @@ export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs
   const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
   const selectors = type !== 'DKIM' ? [] : input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
   const names = row.names?.(domain, selectors) ?? [{ name: domain }];
+  const read = (answers: unknown[][]) => names.flatMap((at, i) => row.read(answers[i]!, at));
   const cached = names.map((at) => client.peek(row.query, at.name));
-  const answers = cached.every((a) => a !== undefined)
-    ? cached
-    : await withDeadline(Promise.all(names.map((at) => client.query(row.query, at.name))), timeoutMs);
-  const records = names.flatMap((at, i) => row.read(answers[i]!, at));
+  const records = cached.every((a) => a !== undefined) && !row.expand
+    ? read(cached as unknown[][])
+    : await withDeadline((async () => {
+      const found = read(await Promise.all(names.map((at) => client.query(row.query, at.name))));
+      return row.expand ? row.expand(found, domain, client) : found;
+    })(), timeoutMs);
   return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

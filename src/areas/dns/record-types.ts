@@ -1,8 +1,9 @@
-import type { QueryType } from './dns-client.js';
+import type { DnsClient, QueryType } from './dns-client.js';
 import { readDkimRecords } from './dkim.js';
 import { readDmarcRecords } from './dmarc.js';
 import { reverseName } from './domain-name.js';
-import { readSpfRecords } from './spf.js';
+import { readSpfRecords, type SpfRecord } from './spf.js';
+import { countIncludedLookups } from './spf-includes.js';
 import { joinTxt } from './tags.js';
 
 /** Every type a lookup accepts: the DNS types plus the mail checks. */
@@ -23,6 +24,8 @@ interface TypeRow {
   names?: (domain: string, selectors: readonly string[]) => QueryName[];
   /** Answers of one name → the records of the result. */
   read: (answers: unknown[], at: QueryName) => object[];
+  /** Further queries a type needs once read (SPF follows its includes). */
+  expand?: (records: object[], domain: string, client: DnsClient) => Promise<object[]>;
 }
 
 const values = (answers: unknown[]) => (answers as string[]).map((value) => ({ value }));
@@ -52,7 +55,11 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
   },
   CAA: { query: 'CAA', read: (a) => (a as Record<string, string | number>[]).map(readCaa) },
   PTR: { query: 'PTR', allowIp: true, names: (domain) => [{ name: reverseName(domain) }], read: values },
-  SPF: { query: 'TXT', read: (a) => readSpfRecords(a) },
+  SPF: {
+    query: 'TXT',
+    read: (a) => readSpfRecords(a),
+    expand: (records, domain, client) => countIncludedLookups(records as SpfRecord[], domain, (name) => client.query('TXT', name)),
+  },
   DMARC: { query: 'TXT', names: (domain) => [{ name: `_dmarc.${domain}` }], read: (a) => readDmarcRecords(a) },
   DKIM: {
     query: 'TXT',

@@ -17,18 +17,18 @@ export interface SpfRecord {
 }
 
 /** Terms that cost a DNS query when evaluated (RFC 7208 §4.6.4 allows 10 per check). */
-const DNS_QUERYING = new Set(['include', 'a', 'mx', 'ptr', 'exists', 'redirect']);
-const MAX_DNS_LOOKUPS = 10;
+export const DNS_QUERYING = new Set(['include', 'a', 'mx', 'ptr', 'exists', 'redirect']);
+export const MAX_DNS_LOOKUPS = 10;
 const MECHANISM = /^([+\-~?]?)(all|include|a|mx|ptr|ip4|ip6|exists)(?:(:)([^/]*(?:\/.*)?)|(\/.*))?$/i;
 const MODIFIER = /^([a-z][a-z0-9_.-]*)=(.*)$/i;
-const SPF_RECORD = /^v=spf1(?: |$)/i;
+export const SPF_RECORD = /^v=spf1(?: |$)/i;
 /** Mechanisms that are meaningless without a `:value`. */
 const NEEDS_VALUE = new Set(['include', 'exists', 'ip4', 'ip6']);
 
 /**
  * The SPF records among a domain's TXT answers, each parsed (RFC 7208). Warnings flag what makes
  * a check fail with permerror: more than one SPF record (`multiple_spf_records`), more than 10
- * DNS-querying terms in the record itself (`too_many_dns_lookups`; includes are not followed), an
+ * DNS-querying terms in the record itself (`too_many_dns_lookups`; spf-includes.ts adds the included ones), an
  * unparseable term (`invalid_term`), and risky ones (`plus_all`, `ptr_mechanism`, `terms_after_all`).
  *
  * @example
@@ -47,7 +47,13 @@ export function readSpfRecords(txtAnswers: unknown[]): SpfRecord[] {
   });
 }
 
-function parseSpf(value: string): SpfRecord {
+/**
+ * Parse one SPF record's terms; `lookupCount` counts its own DNS-querying terms.
+ *
+ * @example
+ *   parseSpf('v=spf1 a mx -all').lookupCount; // 2
+ */
+export function parseSpf(value: string): SpfRecord {
   const mechanisms: SpfTerm[] = [];
   const warnings: RecordWarning[] = [];
   let invalid = false;
