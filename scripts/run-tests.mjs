@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts with node's test runner (TypeScript through tsx).
+// Runs every test/**/*.test.ts with node's test runner (TypeScript through tsx), in two passes:
+// most files two at a time, then the timing-sensitive ones (event-loop latency, regex deadlines,
+// slow clients, crash recovery, timing comparisons) one at a time so that no other test file
+// competes with them for the machine's cores. Ends with one combined "N passed, N failed" line.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+
+const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve)\.test\.ts$/;
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -13,15 +18,45 @@ function find(dir) {
   });
 }
 
+function runPass(files, concurrency) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', '--test-reporter=spec', ...files],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
+    );
+    const counts = { pass: 0, fail: 0, skipped: 0 };
+    let tail = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      tail = (tail + chunk).slice(-4000);
+    });
+    child.on('exit', (code) => {
+      for (const key of Object.keys(counts)) {
+        const m = new RegExp(`ℹ ${key} (\\d+)`).exec(tail);
+        if (m) counts[key] = Number(m[1]);
+      }
+      resolve({ code: code ?? 1, counts });
+    });
+  });
+}
+
 const filters = process.argv.slice(2);
 const files = find('test').sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
-process.exit(result.status ?? 1);
+const passes = [
+  [files.filter((f) => !SERIAL.test(f)), 2],
+  [files.filter((f) => SERIAL.test(f)), 1],
+].filter(([list]) => list.length > 0);
+const total = { pass: 0, fail: 0, skipped: 0 };
+let exitCode = 0;
+for (const [list, concurrency] of passes) {
+  const { code, counts } = await runPass(list, concurrency);
+  if (code !== 0) exitCode = code;
+  for (const key of Object.keys(total)) total[key] += counts[key];
+}
+console.log(`\ntests: ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
+process.exit(exitCode);

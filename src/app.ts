@@ -97,8 +97,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    ctx.metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    ctx.metrics.latency.observe({ route }, reply.elapsedTime / 1000);
+    ctx.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
     request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   });
 
