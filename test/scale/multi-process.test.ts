@@ -11,7 +11,11 @@ const skip = hasRedisServer() ? undefined : process.env.REQUIRE_REDIS === '1' ? 
 const plans = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
 writeFileSync(plans, JSON.stringify({ plans: { shared: { monthly_credits: 4, rate_limit_per_minute: 12 } } }));
 
-async function call(base: string, path: string, init: RequestInit & { key?: string } = {}) {
+// Response bodies are checked field by field below; their shape is the API's, not a TS type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+async function call(base: string, path: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; body: Json }> {
   const headers = { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.key ? { 'x-api-key': init.key } : {}), ...(init.headers as Record<string, string>) };
   const res = await fetch(base + path, { ...init, headers });
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };

@@ -15,9 +15,9 @@ describe('Redis failures', { skip }, () => {
     redis = await startRedisServer();
     service = await startServiceProcess({ STORE: 'redis', REDIS_URL: redis.url });
     const res = await fetch(`${service.url}/v1/admin/keys`, { method: 'POST', headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{}' });
-    key = (await res.json()).api_key;
+    key = ((await res.json()) as { api_key: string }).api_key;
     const bin = await fetch(`${service.url}/v1/bins`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
-    binId = (await bin.json()).bin.bin_id;
+    binId = ((await bin.json()) as { bin: { bin_id: string } }).bin.bin_id;
   });
   after(async () => {
     await service?.stop();
@@ -31,7 +31,7 @@ describe('Redis failures', { skip }, () => {
     await redis.kill();
     const down = await capture();
     assert.equal(down.status, 503);
-    assert.equal((await down.json()).code, 'storage_unavailable');
+    assert.equal(((await down.json()) as { code: string }).code, 'storage_unavailable');
     const ready = await fetch(`${service.url}/readyz`);
     assert.equal(ready.status, 503);
     assert.equal((await fetch(`${service.url}/v1/account`, { headers: { 'x-api-key': key } })).status, 503);
@@ -46,7 +46,7 @@ describe('Redis failures', { skip }, () => {
     assert.equal(status, 200, 'readiness recovers by itself');
     assert.equal((await capture()).status, 200);
     const list = await fetch(`${service.url}/v1/bins/${binId}/requests`, { headers: { 'x-api-key': key } });
-    const body = await list.json();
+    const body = (await list.json()) as { total: number };
     assert.equal(body.total, 2, 'exactly the acknowledged captures are stored');
   });
 
