@@ -3,6 +3,7 @@ import { METHODS } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import authPlugin, { prependHook } from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
+import { withKeyCache } from './auth/key-cache.js';
 import keyRoutes from './auth/routes.js';
 import cryptoRoutes from './areas/crypto/routes.js';
 import devtoolsRoutes from './areas/devtools/routes.js';
@@ -52,8 +53,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  *   const res = await app.inject({ method: 'GET', url: '/healthz' });
  */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance<RawServerDefault>> {
-  const { config, store } = options;
-  const ctx: AppContext = { config, store, now: options.now ?? Date.now, metrics: createMetrics() };
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  const store: Store = { ...options.store, keys: withKeyCache(options.store.keys, now) };
+  const ctx: AppContext = { config, store, now, metrics: createMetrics() };
   const app = Fastify({
     logger: options.logger ?? false,
     // One line per request, written by our onResponse hook (no body, no key).

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { KEY_CACHE_TTL_MS } from '../../src/auth/key-cache.js';
 import { digestSecret, generateApiKey, issueKey } from '../../src/auth/keys.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/app.js';
@@ -67,6 +68,14 @@ describe('API keys', () => {
     assert.equal(again.statusCode, 404);
     const rotateRevoked = await t.app.inject({ method: 'POST', url: `/v1/admin/keys/${key.key_id}/rotate`, headers: admin });
     assert.equal(rotateRevoked.statusCode, 404);
+  });
+
+  it('a key revoked by another process stops working within the key-cache TTL', async () => {
+    const { secret, id } = await t.newKey('free');
+    assert.equal((await account({ 'x-api-key': secret })).statusCode, 200);
+    await t.store.keys.revokeKey(id, t.clock.now()); // straight to the store, as the CLI would
+    t.clock.advance(KEY_CACHE_TTL_MS + 1);
+    assert.equal((await account({ 'x-api-key': secret })).json().code, 'invalid_api_key');
   });
 
   it('an unknown plan is refused with 422', async () => {
