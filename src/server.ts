@@ -13,6 +13,11 @@ export const SERVER_TIMEOUTS = {
   keepAliveTimeout: 5_000,
   /** Headers must arrive within this time. */
   headersTimeout: 15_000,
+  /**
+   * How often Node checks open connections against headersTimeout and requestTimeout; its default
+   * (30 s) let a slow client hold a socket up to 30 s past those limits.
+   */
+  connectionsCheckingInterval: 1_000,
   /** Mock delays are at most 30 s; in-flight requests get this long at shutdown. */
   shutdownGraceMs: 35_000,
 };
@@ -39,6 +44,8 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
       requestTimeout: SERVER_TIMEOUTS.requestTimeout,
       keepAliveTimeout: SERVER_TIMEOUTS.keepAliveTimeout,
       forceCloseConnections: 'idle',
+      // Passed to http.createServer (Fastify's HTTP/1 options type does not list it).
+      ...({ http: { connectionsCheckingInterval: SERVER_TIMEOUTS.connectionsCheckingInterval } } as object),
     },
   });
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
