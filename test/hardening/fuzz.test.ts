@@ -1,6 +1,7 @@
 // Schema-driven fuzzing of every operation in /openapi.json (issue 8, item 1).
 // FUZZ_RUNS=N (default 30 per operation) and FUZZ_SEED=S (default fixed) for longer local runs;
-// a failure message names the seed, the path and the shrunk request. DNS goes to a closed
+// FUZZ_DEBUG_HEAP=1 prints each operation's time, heap and status counts. A failure message names
+// the seed, the path and the shrunk request. DNS goes to a closed
 // loopback port and replay targets are loopback literals (refused by the SSRF guard), so the
 // run never leaves this machine. Expensive parameters are capped (COST_CAPS in schema-arbitrary.ts).
 import assert from 'node:assert/strict';
