@@ -85,24 +85,28 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   }
   registerValidators(app);
   registerJsonBodyParser(app);
-  registerErrorHandling(app);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks and route data bound at registration: these run on every request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
-  // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
+  const recordFor = (route: string) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    ctx.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    done();
+  };
+  const recordUnmatched = recordFor('unmatched');
   app.addHook('onRoute', (route) => {
+    route.onResponse = prependHook(route.onResponse, recordFor(route.url));
+    // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
     if (route.schema?.body) {
       route.preValidation = prependHook(route.preValidation, async (request: FastifyRequest) => {
         if (request.body === undefined) request.body = {};
       });
     }
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    ctx.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
-  });
+  registerErrorHandling(app, (request, reply) => reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined)));
 
   await app.register(authPlugin, ctx);
   await registerOpenApi(app);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
 import { toFieldErrors } from './validation.js';
 
@@ -34,7 +34,7 @@ export function toDevutilError(err: unknown): DevutilError {
  * One error handler for the whole app: CONTRACT §0 bodies for every error, Fastify's own
  * included. 5xx are logged with the request id; their bodies never carry internal messages.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, onNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
   app.setErrorHandler((err, request, reply) => {
     const e = toDevutilError(err);
     if (e.status >= 500) request.log.error({ err, code: e.code }, 'request failed');
@@ -42,6 +42,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(e.status).send(errorBody(e));
   });
   app.setNotFoundHandler((request, reply) => {
+    onNotFound?.(request, reply);
     const e = new DevutilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
     return reply.status(404).send(errorBody(e));
   });
