@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyStore, UsageStore } from '../types.js';
+import type { ApiKeyRecord, KeyStore } from '../types.js';
 import { run, type Db } from './database.js';
 
 interface KeyRow {
@@ -45,46 +45,5 @@ export function createSqliteKeyStore(db: Db): KeyStore {
     countKeys: () => run(() => count.get()!.n),
     revokeKey: (id, now) => run(() => revoke.run(now, id).changes === 1),
     rotateKey: (id, digest, hint) => run(() => rotate.run(digest, hint, id).changes === 1),
-  };
-}
-
-/**
- * Credits live in SQLite (they must survive restarts). Rate-limit windows are per process and
- * kept in memory: the SQLite store serves one process; the Redis store shares them.
- */
-export function createSqliteUsageStore(db: Db): UsageStore {
-  const reserve = db.prepare<[string, string, number, number, number | null, number, number | null]>(
-    `INSERT INTO credit_usage (key_id, period, used) SELECT ?, ?, ? WHERE ? <= COALESCE(?, ?)
-     ON CONFLICT (key_id, period) DO UPDATE SET used = used + excluded.used
-     WHERE credit_usage.used + excluded.used <= COALESCE(?, credit_usage.used + excluded.used)`,
-  );
-  const used = db.prepare<[string, string], { used: number }>('SELECT used FROM credit_usage WHERE key_id = ? AND period = ?');
-  const refund = db.prepare('UPDATE credit_usage SET used = MAX(0, used - ?) WHERE key_id = ? AND period = ?');
-  const windows = new Map<string, { windowId: number; count: number }>();
-  const usedOf = (keyId: string, period: string) => used.get(keyId, period)?.used ?? 0;
-  return {
-    reserveCredits: (keyId, period, cost, limit) =>
-      run(() => {
-        const changes = reserve.run(keyId, period, cost, cost, limit, cost, limit).changes;
-        return { ok: changes === 1, used: usedOf(keyId, period) };
-      }),
-    refundCredits: (keyId, period, cost) =>
-      run(() => {
-        refund.run(cost, keyId, period);
-        return usedOf(keyId, period);
-      }),
-    creditsUsed: (keyId, period) => run(() => usedOf(keyId, period)),
-    async hitRateLimit(subject, windowId) {
-      let entry = windows.get(subject);
-      if (!entry || entry.windowId !== windowId) {
-        if (windows.size > 100_000) {
-          for (const [k, v] of windows) if (v.windowId < windowId) windows.delete(k);
-        }
-        entry = { windowId, count: 0 };
-        windows.set(subject, entry);
-      }
-      entry.count += 1;
-      return entry.count;
-    },
   };
 }

@@ -3,7 +3,8 @@ import { createMemoryPubSub } from '../memory-pubsub.js';
 import type { Store } from '../types.js';
 import { createSqliteBinStore } from './bins.js';
 import { openDatabase, run } from './database.js';
-import { createSqliteKeyStore, createSqliteUsageStore } from './keys.js';
+import { createSqliteKeyStore } from './keys.js';
+import { createSqliteUsageStore } from './usage.js';
 import { createSqliteMockStore } from './mocks.js';
 
 export interface SqliteStoreOptions {
@@ -35,10 +36,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     }
     return ids.length;
   });
+  const usage = createSqliteUsageStore(db);
   return {
     kind: 'sqlite',
     keys: createSqliteKeyStore(db),
-    usage: createSqliteUsageStore(db),
+    usage,
     bins: createSqliteBinStore(db),
     mocks: createSqliteMockStore(db),
     pubsub: createMemoryPubSub(),
@@ -54,6 +56,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     ping: () => run(() => void db.prepare('SELECT 1').get()),
     async close() {
       if (db.open) {
+        usage.flush();
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
       }
