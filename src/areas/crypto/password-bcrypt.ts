@@ -25,7 +25,10 @@ function assertBcryptInput(password: string): void {
  */
 export async function hashBcrypt(password: string, cost: number): Promise<string> {
   assertBcryptInput(password);
-  return runCpuBound(() => hash(password, { cost, version: '2b' }));
+  // @node-rs/bcrypt 1.x labels its output $2y$; $2y$ and $2b$ are the same algorithm (both fixed the
+  // $2a$ wrap-around bug), and $2b$ is the label the contract and most verifiers expect.
+  const encoded = await runCpuBound(() => hash(password, cost));
+  return `$2b$${encoded.slice(4)}`;
 }
 
 /**
