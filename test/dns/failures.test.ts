@@ -1,40 +1,31 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { startDnsServer, type TestDnsServer } from './dns-server.js';
-import { buildZone, FAILING } from './zone.js';
+import { after, describe, it } from 'node:test';
+import { buildTestApp } from '../helpers/app.js';
+import { startDnsServer } from './dns-server.js';
+import { useTestZone } from './zone.js';
 
 describe('DNS upstream failures', () => {
-  let dns: TestDnsServer;
-  let t: TestApp;
-  before(async () => {
-    dns = await startDnsServer(buildZone(), { failing: FAILING });
-    t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
-  });
-  after(async () => {
-    await t.close();
-    await dns.close();
-  });
+  const zone = useTestZone();
 
   it('SERVFAIL answers 502 upstream_error', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=A', headers: t.auth });
+    const res = await zone.t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=A', headers: zone.t.auth });
     assert.equal(res.statusCode, 502);
     assert.equal(res.json().code, 'upstream_error');
     assert.match(res.json().detail, /SERVFAIL/);
   });
 
   it('REFUSED answers 502 upstream_error', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'refused.example.test', type: 'TXT' } });
+    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'refused.example.test', type: 'TXT' } });
     assert.equal(res.statusCode, 502);
     assert.equal(res.json().code, 'upstream_error');
   });
 
   it('a failure is not cached: the next lookup asks again', async () => {
-    const count = () => dns.queries.filter((q) => q.name === 'servfail.example.test' && q.type === 'MX').length;
-    await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: t.auth });
+    const count = () => zone.dns.queries.filter((q) => q.name === 'servfail.example.test' && q.type === 'MX').length;
+    await zone.t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: zone.t.auth });
     const first = count();
-    await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: t.auth });
+    await zone.t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: zone.t.auth });
     assert.ok(count() > first);
   });
 });

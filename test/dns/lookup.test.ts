@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { startDnsServer, type TestDnsServer } from './dns-server.js';
-import { buildZone, FAILING } from './zone.js';
+import { before, describe, it } from 'node:test';
+import { useTestZone } from './zone.js';
 
 describe('DNS lookup against a local test server', () => {
-  let dns: TestDnsServer;
-  let t: TestApp;
-  before(async () => {
-    dns = await startDnsServer(buildZone(), { failing: FAILING });
-    t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
-  });
-  after(async () => {
-    await t.close();
-    await dns.close();
-  });
+  const zone = useTestZone();
 
-  const get = (query: string) => t.app.inject({ method: 'GET', url: `/v1/lookup?${query}`, headers: t.auth });
+  const get = (query: string) => zone.t.app.inject({ method: 'GET', url: `/v1/lookup?${query}`, headers: zone.t.auth });
   const records = async (query: string) => {
     const res = await get(query);
     assert.equal(res.statusCode, 200, res.body);
@@ -87,7 +76,7 @@ describe('DNS lookup against a local test server', () => {
     const res = await get('domain=192.0.2.1&type=PTR');
     assert.deepEqual(res.json().records, [{ value: 'host.example.test' }]);
     assert.equal(res.json().domain, '192.0.2.1');
-    assert.ok(dns.queries.some((q) => q.name === '1.2.0.192.in-addr.arpa' && q.type === 'PTR'));
+    assert.ok(zone.dns.queries.some((q) => q.name === '1.2.0.192.in-addr.arpa' && q.type === 'PTR'));
   });
 
   it('PTR from an IPv6 address builds the ip6.arpa name', async () => {
@@ -101,7 +90,7 @@ describe('DNS lookup against a local test server', () => {
   it('a UDP answer truncated (TC bit) is retried over TCP and arrives whole', async () => {
     const a = await records('domain=big.example.test&type=A');
     assert.equal(a.length, 120);
-    const asked = dns.queries.filter((q) => q.name === 'big.example.test');
+    const asked = zone.dns.queries.filter((q) => q.name === 'big.example.test');
     assert.deepEqual(asked.map((q) => q.transport), ['udp', 'tcp']);
   });
 
@@ -130,7 +119,7 @@ describe('DNS lookup against a local test server', () => {
 
   it('GET /v1/lookup and POST /v1/devtools/dns-lookup give the same result', async () => {
     const viaGet = (await get('domain=example.test&type=MX')).json();
-    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'example.test', type: 'MX' } });
+    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'example.test', type: 'MX' } });
     assert.equal(res.statusCode, 200);
     const viaPost = res.json();
     delete viaGet.elapsed_ms;
@@ -139,38 +128,38 @@ describe('DNS lookup against a local test server', () => {
   });
 
   it('repeated lookups are answered from the cache until the TTL runs out', async () => {
-    const count = () => dns.queries.filter((q) => q.name === 'example.test' && q.type === 'SOA').length;
+    const count = () => zone.dns.queries.filter((q) => q.name === 'example.test' && q.type === 'SOA').length;
     await records('domain=example.test&type=SOA');
     const before = count();
     await records('domain=example.test&type=SOA');
     await records('domain=example.test&type=soa');
     assert.equal(count(), before);
-    t.clock.advance(61_000);
+    zone.t.clock.advance(61_000);
     await records('domain=example.test&type=SOA');
     assert.equal(count(), before + 1);
   });
 
   it('the cache honours the shortest TTL of an A answer', async () => {
-    const count = () => dns.queries.filter((q) => q.name === 'example.test' && q.type === 'A').length;
-    t.clock.advance(3600_000); // expire what earlier tests cached
+    const count = () => zone.dns.queries.filter((q) => q.name === 'example.test' && q.type === 'A').length;
+    zone.t.clock.advance(3600_000); // expire what earlier tests cached
     await records('domain=example.test&type=A');
     const before = count();
-    t.clock.advance(100_000);
+    zone.t.clock.advance(100_000);
     await records('domain=example.test&type=A');
     assert.equal(count(), before);
-    t.clock.advance(21_000);
+    zone.t.clock.advance(21_000);
     await records('domain=example.test&type=A');
     assert.equal(count(), before + 1);
   });
 
   it('selector is ignored for types other than DKIM', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' } });
+    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().records, [{ address: '2001:db8::1', ttl: 600 }]);
   });
 
   it('without a key the lookup is refused', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=example.test' });
+    const res = await zone.t.app.inject({ method: 'GET', url: '/v1/lookup?domain=example.test' });
     assert.equal(res.statusCode, 401);
   });
 });

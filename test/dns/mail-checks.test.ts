@@ -1,27 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { startDnsServer, type TestDnsServer } from './dns-server.js';
-import { buildZone, FAILING } from './zone.js';
+import { after, describe, it } from 'node:test';
+import { useTestZone } from './zone.js';
 
 interface Warning {
   code: string;
 }
 
 describe('mail checks: SPF, DMARC, DKIM', () => {
-  let dns: TestDnsServer;
-  let t: TestApp;
-  before(async () => {
-    dns = await startDnsServer(buildZone(), { failing: FAILING });
-    t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
-  });
-  after(async () => {
-    await t.close();
-    await dns.close();
-  });
+  const zone = useTestZone();
 
   const lookup = async (query: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/lookup?${query}`, headers: t.auth });
+    const res = await zone.t.app.inject({ method: 'GET', url: `/v1/lookup?${query}`, headers: zone.t.auth });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
@@ -136,7 +125,7 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
   });
 
   it('DKIM without a selector when no common selector exists answers 200 with no records', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'nodkim.test', type: 'DKIM' } });
+    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'nodkim.test', type: 'DKIM' } });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().records, []);
   });

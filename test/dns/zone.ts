@@ -1,6 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ZoneRecord } from './dns-server.js';
+import { after, before } from 'node:test';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startDnsServer, type TestDnsServer, type ZoneRecord } from './dns-server.js';
 
 /** The static test zone (fixtures/zone.json) plus records made at run time: real DKIM keys and a large answer. */
 export function buildZone(): Record<string, ZoneRecord[]> {
@@ -21,3 +23,20 @@ export function buildZone(): Record<string, ZoneRecord[]> {
 
 /** Names the test server answers with a failure. */
 export const FAILING = { 'servfail.example.test': 'SERVFAIL', 'refused.example.test': 'REFUSED' } as const;
+
+/**
+ * Start the test zone's DNS server on 127.0.0.1 and an app pointed at it, before the enclosing
+ * suite; stop both after it. Fields are filled once `before` has run.
+ */
+export function useTestZone(): { dns: TestDnsServer; t: TestApp } {
+  const zone = {} as { dns: TestDnsServer; t: TestApp };
+  before(async () => {
+    zone.dns = await startDnsServer(buildZone(), { failing: FAILING });
+    zone.t = await buildTestApp({ env: { DNS_SERVERS: zone.dns.address } });
+  });
+  after(async () => {
+    await zone.t.close();
+    await zone.dns.close();
+  });
+  return zone;
+}
