@@ -144,7 +144,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
     }
     await applyRateLimit(request, reply, principal);
-    if (area !== 'account' && !free && principal.key) await reserveCredits(request, reply, principal, area);
+    if (area !== 'account' && !free && principal.key) await reserveCredits(request, principal, area);
   }
 
   async function identify(request: FastifyRequest, area: RouteArea): Promise<Principal> {
@@ -189,7 +189,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
     }
   }
 
-  async function reserveCredits(request: FastifyRequest, reply: FastifyReply, principal: Principal, area: Area): Promise<void> {
+  async function reserveCredits(request: FastifyRequest, principal: Principal, area: Area): Promise<void> {
     const cost = costOf(principal.plan, area);
     if (cost === 0) return;
     const t = now();
@@ -208,7 +208,6 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       });
     }
     request.charge = { keyId, area, period, cost, limit, used };
-    void reply;
   }
 
   // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.

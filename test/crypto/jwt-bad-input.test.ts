@@ -3,6 +3,7 @@ import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { assertFieldError } from '../helpers/assertions.js';
 
 const CERT = JSON.parse(readFileSync(new URL('./fixtures/p256-certificate.json', import.meta.url), 'utf8'));
 const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -23,12 +24,7 @@ describe('JWT bad input', () => {
   const hs256 = async (body: object = {}) => (await post('jwt-generate', { payload: { sub: 'u1' }, secret: SECRET, ...body })).json().token as string;
 
   async function expectFieldError(url: string, payload: object, path: string, message?: RegExp) {
-    const res = await post(url, payload);
-    assert.equal(res.statusCode, 422, res.body);
-    assert.equal(res.json().code, 'validation_error');
-    const entry = res.json().errors.find((e: { path: string }) => e.path === path);
-    assert.ok(entry, `no error on ${path}: ${res.body}`);
-    if (message) assert.match(entry.message, message);
+    assertFieldError(await post(url, payload), path, message);
   }
 
   const MALFORMED: [string, string, RegExp][] = [

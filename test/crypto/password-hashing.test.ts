@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { assertFieldError } from '../helpers/assertions.js';
 
 interface HashVector {
   source: string;
@@ -22,12 +23,7 @@ describe('hash-password and verify-password', () => {
   const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/v1/auth/${url}`, headers: t.auth, payload: payload as object });
 
   async function expectFieldError(url: string, payload: unknown, path: string, message?: RegExp) {
-    const res = await post(url, payload);
-    assert.equal(res.statusCode, 422, res.body);
-    assert.equal(res.json().code, 'validation_error');
-    const entry = res.json().errors.find((e: { path: string }) => e.path === path);
-    assert.ok(entry, `no error on ${path}: ${res.body}`);
-    if (message) assert.match(entry.message, message);
+    assertFieldError(await post(url, payload), path, message);
   }
 
   it('hashes with argon2id and the OWASP parameters by default, and verifies', async () => {

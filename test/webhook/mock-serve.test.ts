@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { createMock as createMockVia, hitCount as hitCountVia } from './mock-helpers.js';
 
 describe('mock serving (inject)', () => {
   let t: TestApp;
@@ -9,12 +10,8 @@ describe('mock serving (inject)', () => {
   });
   after(() => t.close());
 
-  async function createMock(payload: object): Promise<string> {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().mock.mock_id;
-  }
-  const hitCount = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).json().mock.hit_count;
+  const createMock = (payload: object) => createMockVia(t, payload);
+  const hitCount = (id: string) => hitCountVia(t, id);
 
   it('answers with the configured status, headers, body and content type plus the fixed headers, without a key', async () => {
     const id = await createMock({ status_code: 418, headers: { 'X-Custom': 'yes', 'Content-Type': 'text/plain' }, body: '<b>teapot</b>', content_type: 'text/html' });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { createMock as createMockVia, hitCount as hitCountVia } from './mock-helpers.js';
 
 interface Answer {
   status: number;
@@ -47,12 +48,8 @@ describe('mock serving over a real socket', () => {
   });
   after(() => t.close());
 
-  async function createMock(payload: object): Promise<string> {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload });
-    assert.equal(res.statusCode, 201, res.body);
-    return res.json().mock.mock_id;
-  }
-  const hitCount = async (id: string) => (await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).json().mock.hit_count;
+  const createMock = (payload: object) => createMockVia(t, payload);
+  const hitCount = (id: string) => hitCountVia(t, id);
 
   it('delay_ms holds only its own request: others are answered meanwhile', async () => {
     const slow = await createMock({ delay_ms: 3000, body: 'slow' });
