@@ -54,10 +54,11 @@ function stopper(child) {
 /**
  * Run the built service (`npm run build` first) on a free loopback port with a fresh data dir.
  * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
+ * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to the service's node.
  */
-export async function startService({ env = {} } = {}) {
+export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) } = {}) {
   const port = env.PORT ?? (await freePort());
-  const child = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/src/cli/main.js'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,

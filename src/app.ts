@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { METHODS } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import authPlugin, { prependHook } from './auth/plugin.js';
@@ -17,6 +16,8 @@ import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { lazyChildLogger } from './http/request-logger.js';
+import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
 import opsRoutes from './ops/routes.js';
@@ -45,6 +46,16 @@ export interface BuildOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * Request ids: a random per-app prefix (12 base62 characters, 71 bits) and a counter, so ids are
+ * unique across processes without drawing random bytes per request.
+ */
+function requestIds(): () => string {
+  const prefix = randomString(12) + '-';
+  let n = 0;
+  return () => prefix + (++n).toString(36);
+}
+
+/**
  * Compose the service: framework defaults, authentication, OpenAPI, operations and the areas the
  * configuration enables. No logic lives here.
  *
@@ -57,14 +68,16 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const now = options.now ?? Date.now;
   const store: Store = { ...options.store, keys: withKeyCache(options.store.keys, now) };
   const ctx: AppContext = { config, store, now, metrics: createMetrics() };
+  const nextRequestId = requestIds();
   const app = Fastify({
     logger: options.logger ?? false,
+    ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     // One line per request, written by our onResponse hook (no body, no key).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
     },
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
@@ -91,10 +104,15 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     reply.header('x-request-id', request.id);
     done();
   });
-  const recordFor = (route: string) => (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    ctx.metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
-    done();
+  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  const recordFor = (route: string) => {
+    const series = ctx.metrics.requests.series(route);
+    return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const ms = reply.elapsedTime;
+      ctx.metrics.requests.observe(series, request.method, reply.statusCode, ms / 1000);
+      if (logRequests) request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
+      done();
+    };
   };
   const recordUnmatched = recordFor('unmatched');
   app.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { newId, randomString } from '../ids.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
@@ -11,7 +11,7 @@ export function generateApiKey(): string {
 
 /** SHA-256 hex digest of a secret: the only form in which keys are stored or looked up. */
 export function digestSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 function hintOf(secret: string): string {

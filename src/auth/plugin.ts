@@ -1,10 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../context.js';
 import { DevutilError, type ErrorCode } from '../errors.js';
 import { mergeErrorResponses } from '../http/schemas.js';
 import type { ApiKeyRecord } from '../storage/types.js';
+import { creditPeriodAt } from './credit-period.js';
 import { findActiveKey } from './keys.js';
 import { costOf, type Area, type Plan } from './plans.js';
 
@@ -49,19 +50,8 @@ const RATE_WINDOW_MS = 60_000;
 /** Routes plugins register without our config (the docs UI) that are public by nature. */
 const PUBLIC_PREFIXES = ['/docs'];
 
-/** `YYYY-MM` of a UTC instant: the credit period. */
-export function creditPeriod(now: number): string {
-  return new Date(now).toISOString().slice(0, 7);
-}
-
-/** First instant of the next credit period. */
-export function creditPeriodEnd(now: number): number {
-  const d = new Date(now);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-}
-
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -193,13 +183,12 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
     const cost = costOf(principal.plan, area);
     if (cost === 0) return;
     const t = now();
-    const period = creditPeriod(t);
+    const { id: period, end } = creditPeriodAt(t);
     const limit = principal.plan.monthlyCredits;
     const keyId = principal.key!.id;
     const { ok, used } = await store.usage.reserveCredits(keyId, period, cost, limit);
     if (!ok) {
-      const end = creditPeriodEnd(t);
-      throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${new Date(end).toISOString()}.`, {
+      throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${creditPeriodAt(t).endIso}.`, {
         headers: {
           'retry-after': String(Math.ceil((end - t) / 1000)),
           'x-credits-limit': String(limit),
@@ -216,7 +205,7 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
     if (!charge) return payload;
     request.charge = null;
     let used = charge.used;
-    if (reply.statusCode >= 200 && reply.statusCode < 300) metrics.creditsSpent.inc({ area: charge.area }, charge.cost);
+    if (reply.statusCode >= 200 && reply.statusCode < 300) metrics.spend(charge.area, charge.cost);
     else used = await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
     if (charge.limit !== null) {
       reply.header('x-credits-limit', String(charge.limit));

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { DevutilError, invalidField } from '../errors.js';
 import { deletedSchema, errorResponses, timestampSchema } from '../http/schemas.js';
 import { issueKey, keyToWire, rotateKey } from './keys.js';
-import { creditPeriod, creditPeriodEnd } from './plugin.js';
+import { creditPeriodAt } from './credit-period.js';
 
 const keySchema = {
   type: 'object',
@@ -71,8 +71,8 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     },
   }, async (request) => {
     const { key, plan } = request.principal!;
-    const t = now();
-    const used = key ? await store.usage.creditsUsed(key.id, creditPeriod(t)) : 0;
+    const period = creditPeriodAt(now());
+    const used = key ? await store.usage.creditsUsed(key.id, period.id) : 0;
     return {
       key_id: key?.id ?? null,
       name: key?.name ?? '',
@@ -82,7 +82,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         limit: plan.monthlyCredits,
         used,
         remaining: plan.monthlyCredits === null ? null : Math.max(0, plan.monthlyCredits - used),
-        resets_at: new Date(creditPeriodEnd(t)).toISOString(),
+        resets_at: period.endIso,
       },
       rate_limit_per_minute: plan.rateLimitPerMinute,
     };

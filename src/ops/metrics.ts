@@ -1,50 +1,39 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
+import { createRequestMetrics, type RequestMetrics } from './request-metrics.js';
 
 /** Prometheus metrics of one app instance (its own registry, so tests can build many apps). */
 export interface Metrics {
   registry: Registry;
-  requests: Counter<'method' | 'route' | 'status'>;
-  latency: Histogram<'route'>;
+  /** Requests and latency per route (plain counters on the hot path). */
+  requests: RequestMetrics;
   creditsSpent: Counter<'area'>;
-  /** Count one finished request and its latency (label children cached: no hashing per call). */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** Count credits charged in an area (label child cached per area). */
+  spend(area: string, credits: number): void;
+  /** The whole `/metrics` document. */
+  render(): Promise<string>;
 }
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
-  const requests = new Counter({
-      name: 'devutil_http_requests_total',
-      help: 'HTTP requests by method, route pattern and status.',
-      labelNames: ['method', 'route', 'status'],
-      registers: [registry],
-    });
-  const latency = new Histogram({
-      name: 'devutil_http_request_duration_seconds',
-      help: 'Time from request start to response end, by route pattern.',
-      labelNames: ['route'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: [registry],
-    });
-  const counters = new Map<string, { inc(): void }>();
-  const histograms = new Map<string, { observe(v: number): void }>();
+  const requests = createRequestMetrics();
+  const creditsSpent = new Counter({
+    name: 'devutil_credits_spent_total',
+    help: 'Credits charged for successful metered calls, by area.',
+    labelNames: ['area'],
+    registers: [registry],
+  });
+  const spentIn = new Map<string, { inc(n: number): void }>();
   return {
     registry,
     requests,
-    latency,
-    observeRequest(method, route, status, seconds) {
-      const key = `${method} ${status} ${route}`;
-      let counter = counters.get(key);
-      if (!counter) counters.set(key, (counter = requests.labels({ method, route, status: String(status) })));
-      counter.inc();
-      let histogram = histograms.get(route);
-      if (!histogram) histograms.set(route, (histogram = latency.labels({ route })));
-      histogram.observe(seconds);
+    creditsSpent,
+    spend(area, credits) {
+      let child = spentIn.get(area);
+      if (!child) spentIn.set(area, (child = creditsSpent.labels({ area })));
+      child.inc(credits);
     },
-    creditsSpent: new Counter({
-      name: 'devutil_credits_spent_total',
-      help: 'Credits charged for successful metered calls, by area.',
-      labelNames: ['area'],
-      registers: [registry],
-    }),
+    async render() {
+      return requests.render() + (await registry.metrics());
+    },
   };
 }

@@ -34,6 +34,6 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
     },
   }, async (_request, reply) => {
     reply.type(ctx.metrics.registry.contentType);
-    return ctx.metrics.registry.metrics();
+    return ctx.metrics.render();
   });
 }

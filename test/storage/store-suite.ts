@@ -189,11 +189,14 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.deepEqual(list.items.map((x) => x.id), [json.id, m.id]);
       const patched = await store.mocks.updateMock(m.id, { statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 }, T0);
       assert.deepEqual(patched, { ...m, statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 });
+      assert.deepEqual(await store.mocks.getMock(m.id, T0), patched, 'a read after a patch sees the patch');
+      (await store.mocks.getMock(m.id, T0))!.statusCode = 999;
+      assert.equal((await store.mocks.getMock(m.id, T0))!.statusCode, 404, 'changing a returned record changes nothing stored');
       assert.equal(await store.mocks.updateMock('mock_missing', { statusCode: 500 }, T0), null);
       assert.equal(await store.mocks.recordMockHit(m.id, T0), 1);
       assert.equal(await store.mocks.recordMockHit(m.id, T0), 2);
       const hits = await Promise.all(Array.from({ length: 50 }, () => store.mocks.recordMockHit(json.id, T0)));
-      assert.equal(Math.max(...(hits as number[])), 50);
+      assert.deepEqual([...(hits as number[])].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1), 'concurrent hits get distinct counts');
       assert.equal((await store.mocks.getMock(json.id, T0))!.hitCount, 50);
       assert.equal(await store.mocks.recordMockHit(m.id, T0 + HOUR), null, 'expired mocks are not served');
       assert.equal(await store.mocks.getMock(m.id, T0 + HOUR), null);

@@ -109,10 +109,11 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxBodyBytes }, (_request, _body, done) => done(null, undefined));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(FIXED_HEADERS);
     // An unparseable content type would get 415; a mock ignores the body, whatever its type.
     delete request.headers['content-type'];
+    done();
   });
 
   async function serve(request: FastifyRequest, reply: FastifyReply) {

@@ -50,6 +50,22 @@ function toColumns(mock: MockPatch): Record<string, unknown> {
   return columns;
 }
 
+interface PendingHit {
+  id: string;
+  now: number;
+  resolve: (count: number | null) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Parsed mocks kept for serving; this store is the only writer of its database, so it stays true. */
+const CACHE_ENTRIES = 10_000;
+
+/**
+ * Mocks in SQLite. Serving is the hot path: a mock is parsed once and then served from memory
+ * (updates and deletes go through this store and refresh it), and hits arriving in the same
+ * event-loop turn are counted in one transaction, each promise resolving after the commit that
+ * holds its hit.
+ */
 export function createSqliteMockStore(db: Db): MockStore {
   const insert = db.prepare(
     `INSERT INTO mocks (id, owner_key_id, name, status_code, content_type, headers, body, response_body_json,
@@ -66,6 +82,27 @@ export function createSqliteMockStore(db: Db): MockStore {
   const hit = db.prepare<[string, number], { hit_count: number }>(
     'UPDATE mocks SET hit_count = hit_count + 1 WHERE id = ? AND expires_at > ? RETURNING hit_count',
   );
+  const cache = new Map<string, MockRecord>();
+  const remember = (mock: MockRecord) => {
+    cache.delete(mock.id);
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(mock.id, mock);
+  };
+  let pendingHits: PendingHit[] = [];
+  const hitBatch = db.transaction((batch: PendingHit[]) => batch.map(({ id, now }) => hit.get(id, now)?.hit_count ?? null));
+  const flushHits = () => {
+    const batch = pendingHits;
+    pendingHits = [];
+    run(() => hitBatch(batch)).then(
+      (counts) =>
+        batch.forEach((p, i) => {
+          const cached = cache.get(p.id);
+          if (cached && counts[i] !== null) cached.hitCount = counts[i];
+          p.resolve(counts[i]);
+        }),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
+  };
   const updates = new Map<string, ReturnType<Db['prepare']>>();
   const update = db.transaction((id: string, patch: MockPatch, now: number): MockRecord | null => {
     const columns = toColumns(patch);
@@ -84,15 +121,38 @@ export function createSqliteMockStore(db: Db): MockStore {
       run(() => void insert.run({ ...toColumns(mock), id: mock.id, owner_key_id: mock.ownerKeyId, name: mock.name,
         body: mock.body, response_body_json: mock.responseBodyJson, method: mock.method, path: mock.path,
         created_at: mock.createdAt, hit_count: mock.hitCount })),
-    getMock: (id, now) =>
-      run(() => {
+    getMock: (id, now) => {
+      const cached = cache.get(id);
+      if (cached && cached.expiresAt > now) return Promise.resolve({ ...cached });
+      return run(() => {
         const row = get.get(id, now);
-        return row ? toMock(row) : null;
-      }),
+        if (!row) {
+          cache.delete(id);
+          return null;
+        }
+        const mock = toMock(row);
+        remember(mock);
+        return { ...mock };
+      });
+    },
     listMocks: (owner, page, now) =>
       run(() => ({ total: count.get(owner, now)!.n, items: list.all(owner, now, page.limit, page.offset).map(toMock) })),
-    updateMock: (id, patch, now) => run(() => update(id, patch, now)),
-    deleteMock: (id) => run(() => remove.run(id).changes === 1),
-    recordMockHit: (id, now) => run(() => hit.get(id, now)?.hit_count ?? null),
+    updateMock: (id, patch, now) =>
+      run(() => {
+        cache.delete(id);
+        const mock = update(id, patch, now);
+        if (mock) remember({ ...mock });
+        return mock;
+      }),
+    deleteMock: (id) =>
+      run(() => {
+        cache.delete(id);
+        return remove.run(id).changes === 1;
+      }),
+    recordMockHit: (id, now) =>
+      new Promise((resolve, reject) => {
+        if (pendingHits.length === 0) setImmediate(flushHits);
+        pendingHits.push({ id, now, resolve, reject });
+      }),
   };
 }

@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+
+type LogMethod = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+
+/**
+ * A request's logger that makes its child (with the request id bound) only when something is
+ * actually logged at an enabled level. Fastify makes a pino child per request otherwise, which costs
+ * more than many routes' whole handler.
+ */
+class LazyRequestLogger {
+  #child: FastifyBaseLogger | null = null;
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Record<string, unknown>,
+    private readonly options: object,
+  ) {}
+
+  private get real(): FastifyBaseLogger {
+    return (this.#child ??= this.parent.child(this.bindings, this.options));
+  }
+  private emit(level: LogMethod, args: unknown[]): void {
+    const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean };
+    if (parent.isLevelEnabled && !parent.isLevelEnabled(level)) return;
+    (this.real[level] as (...a: unknown[]) => void)(...args);
+  }
+  get level(): string {
+    return this.parent.level;
+  }
+  set level(value: string) {
+    this.real.level = value;
+  }
+  child(bindings: Record<string, unknown>, options?: object): FastifyBaseLogger {
+    return this.real.child(bindings, options);
+  }
+  fatal(...args: unknown[]): void { this.emit('fatal', args); }
+  error(...args: unknown[]): void { this.emit('error', args); }
+  warn(...args: unknown[]): void { this.emit('warn', args); }
+  info(...args: unknown[]): void { this.emit('info', args); }
+  debug(...args: unknown[]): void { this.emit('debug', args); }
+  trace(...args: unknown[]): void { this.emit('trace', args); }
+  silent(): void {}
+}
+
+/** Fastify `childLoggerFactory`: a {@link LazyRequestLogger} per request. */
+export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = function (logger, bindings, options) {
+  return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+};
