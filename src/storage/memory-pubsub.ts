@@ -18,5 +18,6 @@ export function createMemoryPubSub(): PubSub {
         emitter.off(channel, onMessage);
       };
     },
+    hasSubscribers: (channel) => emitter.listenerCount(channel) > 0,
   };
 }

@@ -148,6 +148,12 @@ export interface PubSub {
   publish(channel: string, message: string): Promise<void>;
   /** Messages published after the returned promise resolves reach `onMessage`, in publish order. */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether anyone could receive a message on `channel`, when the implementation knows for certain
+   * (in-process delivery); absent when subscribers may live in other processes. Lets a publisher
+   * skip building a message nobody reads.
+   */
+  hasSubscribers?(channel: string): boolean;
 }
 
 export interface Store {

@@ -82,9 +82,12 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
     });
     const count = await store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp });
     if (count === null) throw new DevutilError('not_found', `No bin ${binId}.`);
-    store.pubsub.publish(binChannel(binId), JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
-      request.log.warn({ err, binId }, 'live stream publish failed');
-    });
+    const channel = binChannel(binId);
+    if (store.pubsub.hasSubscribers?.(channel) !== false) {
+      store.pubsub.publish(channel, JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
+        request.log.warn({ err, binId }, 'live stream publish failed');
+      });
+    }
     allowPreflight(request, reply);
     return { ok: true, bin_id: binId, request_id: record.id };
   }

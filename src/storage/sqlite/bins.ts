@@ -76,15 +76,13 @@ export function createSqliteBinStore(db: Db): BinStore {
   );
   const insertRequest = db.prepare(
     `INSERT INTO captured_requests
-       (id, bin_id, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
-     VALUES (@id, @binId, @method, @path, @queryString, @headers, @body, @contentType, @contentLength, @sourceIp, @timestamp)`,
+       (id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
+     VALUES (@id, @binId, @binSeq, @method, @path, @queryString, @headers, @body, @contentType, @contentLength, @sourceIp, @timestamp)`,
   );
-  const evict = db.prepare(
-    `DELETE FROM captured_requests WHERE bin_id = ? AND seq <= (
-       SELECT seq FROM captured_requests WHERE bin_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`,
-  );
+  // Retention: rows whose bin_seq is more than maxRequests behind the bin's count (a range of the index).
+  const evict = db.prepare('DELETE FROM captured_requests WHERE bin_id = ? AND bin_seq <= ?');
   const listRequests = db.prepare<[string, number, number], RequestRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? ORDER BY bin_seq DESC LIMIT ? OFFSET ?`,
   );
   const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
   const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests WHERE id = ? AND bin_id = ?');
@@ -93,15 +91,17 @@ export function createSqliteBinStore(db: Db): BinStore {
   // eviction per bin). Each promise still resolves only after the commit that holds its row.
   let pending: PendingCapture[] = [];
   const captureBatch = db.transaction((batch: PendingCapture[]): (number | null)[] => {
-    const evictions = new Map<string, number>();
+    // Per bin, the oldest bin_seq to keep after this batch (its newest count minus the cap).
+    const keepFrom = new Map<string, number>();
     const counts = batch.map(({ req, maxRequests, now }) => {
       const bumped = bump.get(req.binId, now);
       if (!bumped) return null;
-      insertRequest.run({ ...req, headers: JSON.stringify(req.headers), contentLength: req.body.length });
-      evictions.set(req.binId, maxRequests);
-      return bumped.request_count;
+      const binSeq = bumped.request_count;
+      insertRequest.run({ ...req, binSeq, headers: JSON.stringify(req.headers), contentLength: req.body.length });
+      if (binSeq > maxRequests) keepFrom.set(req.binId, binSeq - maxRequests + 1);
+      return binSeq;
     });
-    for (const [binId, maxRequests] of evictions) evict.run(binId, binId, maxRequests);
+    for (const [binId, from] of keepFrom) evict.run(binId, from - 1);
     return counts;
   });
   const flushCaptures = () => {
