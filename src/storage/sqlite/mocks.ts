@@ -79,8 +79,8 @@ export function createSqliteMockStore(db: Db): MockStore {
   );
   const count = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM mocks WHERE owner_key_id = ? AND expires_at > ?');
   const remove = db.prepare('DELETE FROM mocks WHERE id = ?');
-  const hit = db.prepare<[string, number], { hit_count: number }>(
-    'UPDATE mocks SET hit_count = hit_count + 1 WHERE id = ? AND expires_at > ? RETURNING hit_count',
+  const hit = db.prepare<[number, string, number], { hit_count: number }>(
+    'UPDATE mocks SET hit_count = hit_count + ? WHERE id = ? AND expires_at > ? RETURNING hit_count',
   );
   const cache = new Map<string, MockRecord>();
   const remember = (mock: MockRecord) => {
@@ -89,7 +89,21 @@ export function createSqliteMockStore(db: Db): MockStore {
     cache.set(mock.id, mock);
   };
   let pendingHits: PendingHit[] = [];
-  const hitBatch = db.transaction((batch: PendingHit[]) => batch.map(({ id, now }) => hit.get(id, now)?.hit_count ?? null));
+  // One UPDATE per mock per batch: its k hits get the counts final-k+1 .. final, in arrival order.
+  const hitBatch = db.transaction((batch: PendingHit[]) => {
+    const byMock = new Map<string, number[]>();
+    batch.forEach((p, i) => {
+      const slots = byMock.get(p.id);
+      if (slots) slots.push(i);
+      else byMock.set(p.id, [i]);
+    });
+    const counts: (number | null)[] = new Array(batch.length).fill(null);
+    for (const [id, slots] of byMock) {
+      const final = hit.get(slots.length, id, batch[slots[0]!]!.now)?.hit_count;
+      if (final !== undefined) slots.forEach((slot, k) => (counts[slot] = final - slots.length + 1 + k));
+    }
+    return counts;
+  });
   const flushHits = () => {
     const batch = pendingHits;
     pendingHits = [];
