@@ -34,7 +34,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
-  if (jsonDepth(text) > MAX_JSON_DEPTH) {
+  // Nesting deeper than the limit needs more opening brackets than that: shorter text needs no scan.
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new DevutilError('validation_error', `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels.`, {
       errors: [{ path: 'body', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }],
     });
