@@ -160,3 +160,23 @@ export function writeResults(name, results) {
 export function ratio(part, whole) {
   return Math.round((part / whole) * 1000) / 10;
 }
+
+/** Mean rps and p50, worst p99, summed error counts of several rounds of one measurement. */
+export function summarize(results, title) {
+  const mean = (key) => Math.round(results.reduce((sum, r) => sum + r[key], 0) / results.length);
+  const max = (key) => Math.max(...results.map((r) => r[key]));
+  const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
+  return { ...results[0], title, rps: mean('rps'), p50_ms: mean('p50_ms'), p99_ms: max('p99_ms'), non2xx: total('non2xx'), errors: total('errors') };
+}
+
+/**
+ * Run every named measurement once per round, in turn (a, b, c, a, b, c, ...), so that load from
+ * other processes on a shared machine falls on all of them alike. Returns name → per-round results.
+ */
+export async function alternate(rounds, measurements) {
+  const runs = Object.fromEntries(Object.keys(measurements).map((name) => [name, []]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const [name, run] of Object.entries(measurements)) runs[name].push(await run(round));
+  }
+  return runs;
+}

@@ -2,7 +2,7 @@
 // after its commit) against a bare node:http server that reads the same body and answers a JSON body
 // of the same size as the catch acknowledgement. Target: catch keeps >= 50% of the bare server's rps.
 // Run: npm run build && (cd bench && npm install && node webhook-catch.mjs)
-import { measure, ratio, startBareServer, startService, writeResults } from './lib.mjs';
+import { measure, ratio, startBareServer, startService, summarize, writeResults } from './lib.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -11,13 +11,6 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 // A realistic 1 KB webhook payload (exactly 1024 bytes of JSON).
 const base = { id: 'evt_1NqKx2Lk', type: 'invoice.paid', created: 1795300000, data: { object: { amount: 1050, currency: 'eur' } }, pad: '' };
 const payload = JSON.stringify({ ...base, pad: 'x'.repeat(1024 - JSON.stringify(base).length) });
-/** Mean rps and worst latencies and error counts over the rounds. */
-function summarize(results, title) {
-  const mean = (key) => Math.round(results.reduce((sum, r) => sum + r[key], 0) / results.length);
-  const max = (key) => Math.max(...results.map((r) => r[key]));
-  const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
-  return { ...results[0], title, rps: mean('rps'), p50_ms: mean('p50_ms'), p99_ms: max('p99_ms'), non2xx: total('non2xx'), errors: total('errors') };
-}
 if (Buffer.byteLength(payload) !== 1024) throw new Error(`payload is ${Buffer.byteLength(payload)} bytes`);
 // BIN_MAX_REQUESTS high enough that eviction runs on every capture, as in steady use.
 const service = await startService({ env: { BIN_MAX_REQUESTS: '1000' } });

@@ -1,3 +1,4 @@
+import { andThen } from '../maybe-promise.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
 /** How long a looked-up key is trusted before the store is asked again. */
@@ -19,15 +20,17 @@ export function withKeyCache(keys: KeyStore, now: () => number): KeyStore {
   };
   return {
     ...keys,
-    async findKeyByDigest(digest) {
+    // A hit answers synchronously: no promise on the per-request path.
+    findKeyByDigest(digest) {
       const hit = byDigest.get(digest);
       if (hit && hit.until > now()) return hit.record;
-      const record = await keys.findKeyByDigest(digest);
-      if (record) {
-        if (byDigest.size >= MAX_ENTRIES) byDigest.delete(byDigest.keys().next().value!);
-        byDigest.set(digest, { record, until: now() + KEY_CACHE_TTL_MS });
-      } else byDigest.delete(digest);
-      return record;
+      return andThen(keys.findKeyByDigest(digest), (record) => {
+        if (record) {
+          if (byDigest.size >= MAX_ENTRIES) byDigest.delete(byDigest.keys().next().value!);
+          byDigest.set(digest, { record, until: now() + KEY_CACHE_TTL_MS });
+        } else byDigest.delete(digest);
+        return record;
+      });
     },
     async revokeKey(id, at) {
       forget(id);

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { newId, randomString } from '../ids.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
 export const API_KEY_PATTERN = /^dk_[0-9A-Za-z]{32}$/;
@@ -54,10 +55,9 @@ export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: A
 }
 
 /** The active key a secret belongs to, or null (unknown format, unknown digest, revoked). */
-export async function findActiveKey(keys: KeyStore, secret: string): Promise<ApiKeyRecord | null> {
+export function findActiveKey(keys: KeyStore, secret: string): MaybePromise<ApiKeyRecord | null> {
   if (!API_KEY_PATTERN.test(secret)) return null;
-  const record = await keys.findKeyByDigest(digestSecret(secret));
-  return record && record.revokedAt === null ? record : null;
+  return andThen(keys.findKeyByDigest(digestSecret(secret)), (record) => (record && record.revokedAt === null ? record : null));
 }
 
 /** Wire form of a key (never the secret). */

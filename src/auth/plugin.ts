@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { DevutilError, type ErrorCode } from '../errors.js';
 import { mergeErrorResponses } from '../http/schemas.js';
 import type { ApiKeyRecord } from '../storage/types.js';
+import { andThen, isPromise, type MaybePromise } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
 import { findActiveKey } from './keys.js';
 import { costOf, type Area, type Plan } from './plans.js';
@@ -114,12 +115,19 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       // Hooks go on the route itself, with its area bound: public routes pay for none of them.
       const routeArea = area;
       const free = route.config?.free === true;
-      route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply) => authenticate(request, reply, routeArea, free));
-      if (area !== 'admin' && area !== 'account' && !free) route.onSend = prependHook(route.onSend, settleCharge);
+      // Callback-style hooks: when the store answers from memory the request passes without a promise.
+      route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) =>
+        settle(() => authenticate(request, reply, routeArea, free), () => done(), done),
+      );
+      if (area !== 'admin' && area !== 'account' && !free) {
+        route.onSend = prependHook(route.onSend, (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) =>
+          settle(() => settleCharge(request, reply), () => done(null, payload), (err) => done(err)),
+        );
+      }
     }
   });
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply, area: Exclude<RouteArea, 'public'>, free: boolean): Promise<void> {
+  function authenticate(request: FastifyRequest, reply: FastifyReply, area: Exclude<RouteArea, 'public'>, free: boolean): MaybePromise<void> {
     if (area === 'admin') {
       const given = header(request, 'x-admin-token');
       // Both sides hashed to 32 bytes: comparison time depends on neither value nor length.
@@ -128,91 +136,108 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
       }
       return;
     }
-    const principal = await identify(request, area);
-    request.principal = principal;
-    if (area !== 'account' && !principal.plan.areas.includes(area)) {
-      throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
-    }
-    await applyRateLimit(request, reply, principal);
-    if (area !== 'account' && !free && principal.key) await reserveCredits(request, principal, area);
+    return andThen(identify(request, area), (principal) => {
+      request.principal = principal;
+      if (area !== 'account' && !principal.plan.areas.includes(area)) {
+        throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
+      }
+      return andThen(applyRateLimit(request, reply, principal), () => {
+        if (area !== 'account' && !free && principal.key) return reserveCredits(request, principal, area);
+      });
+    });
   }
 
-  async function identify(request: FastifyRequest, area: RouteArea): Promise<Principal> {
+  function identify(request: FastifyRequest, area: RouteArea): MaybePromise<Principal> {
     const apiKey = header(request, 'x-api-key');
     const marketKey = header(request, 'x-marketplace-key');
-    let key: ApiKeyRecord | null = null;
+    let found: MaybePromise<ApiKeyRecord | null>;
     if (apiKey !== undefined) {
-      key = await findActiveKey(store.keys, apiKey);
       // A marketplace-bound key is only valid through its proxy (with its host).
-      if (key?.marketplaceHost) key = null;
+      found = andThen(findActiveKey(store.keys, apiKey), (key) => (key?.marketplaceHost ? null : key));
     } else if (marketKey !== undefined) {
-      key = await findActiveKey(store.keys, marketKey);
       const host = header(request, 'x-marketplace-host')?.toLowerCase();
-      if (!key?.marketplaceHost || key.marketplaceHost !== host) key = null;
+      found = andThen(findActiveKey(store.keys, marketKey), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
     } else {
       if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
         return { key: null, plan: config.plans.plans[config.plans.defaultPlan] };
       }
       throw new DevutilError('missing_api_key');
     }
-    if (!key) throw new DevutilError('invalid_api_key');
-    const plan = config.plans.plans[key.plan];
-    if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
-    return { key, plan };
+    return andThen(found, (key) => {
+      if (!key) throw new DevutilError('invalid_api_key');
+      const plan = config.plans.plans[key.plan];
+      if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
+      return { key, plan };
+    });
   }
 
-  async function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
+  function applyRateLimit(request: FastifyRequest, reply: FastifyReply, principal: Principal): MaybePromise<void> {
     const limit = principal.plan.rateLimitPerMinute;
     if (limit === null) return;
     const t = now();
     const windowId = Math.floor(t / RATE_WINDOW_MS);
     const subject = principal.key ? principal.key.id : `ip:${request.ip}`;
-    const count = await store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS);
-    const resetAt = (windowId + 1) * RATE_WINDOW_MS;
-    reply.header('x-ratelimit-limit', String(limit));
-    reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
-    reply.header('x-ratelimit-reset', String(Math.ceil(resetAt / 1000)));
-    if (count > limit) {
-      throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
-      });
-    }
+    return andThen(store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS), (count) => {
+      const resetAt = (windowId + 1) * RATE_WINDOW_MS;
+      reply.header('x-ratelimit-limit', String(limit));
+      reply.header('x-ratelimit-remaining', String(Math.max(0, limit - count)));
+      reply.header('x-ratelimit-reset', String(Math.ceil(resetAt / 1000)));
+      if (count > limit) {
+        throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
+        });
+      }
+    });
   }
 
-  async function reserveCredits(request: FastifyRequest, principal: Principal, area: Area): Promise<void> {
+  function reserveCredits(request: FastifyRequest, principal: Principal, area: Area): MaybePromise<void> {
     const cost = costOf(principal.plan, area);
     if (cost === 0) return;
     const t = now();
-    const { id: period, end } = creditPeriodAt(t);
+    const period = creditPeriodAt(t);
     const limit = principal.plan.monthlyCredits;
     const keyId = principal.key!.id;
-    const { ok, used } = await store.usage.reserveCredits(keyId, period, cost, limit);
-    if (!ok) {
-      throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${creditPeriodAt(t).endIso}.`, {
-        headers: {
-          'retry-after': String(Math.ceil((end - t) / 1000)),
-          'x-credits-limit': String(limit),
-          'x-credits-remaining': String(Math.max(0, (limit ?? 0) - used)),
-        },
-      });
-    }
-    request.charge = { keyId, area, period, cost, limit, used };
+    return andThen(store.usage.reserveCredits(keyId, period.id, cost, limit), ({ ok, used }) => {
+      if (!ok) {
+        throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${period.endIso}.`, {
+          headers: {
+            'retry-after': String(Math.ceil((period.end - t) / 1000)),
+            'x-credits-limit': String(limit),
+            'x-credits-remaining': String(Math.max(0, (limit ?? 0) - used)),
+          },
+        });
+      }
+      request.charge = { keyId, area, period: period.id, cost, limit, used };
+    });
   }
 
   // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
-  async function settleCharge(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  function settleCharge(request: FastifyRequest, reply: FastifyReply): MaybePromise<void> {
     const charge = request.charge;
-    if (!charge) return payload;
+    if (!charge) return;
     request.charge = null;
-    let used = charge.used;
-    if (reply.statusCode >= 200 && reply.statusCode < 300) metrics.spend(charge.area, charge.cost);
-    else used = await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
-    if (charge.limit !== null) {
-      reply.header('x-credits-limit', String(charge.limit));
-      reply.header('x-credits-remaining', String(Math.max(0, charge.limit - used)));
-    }
-    return payload;
+    const ok = reply.statusCode >= 200 && reply.statusCode < 300;
+    if (ok) metrics.spend(charge.area, charge.cost);
+    return andThen(ok ? charge.used : store.usage.refundCredits(charge.keyId, charge.period, charge.cost), (used) => {
+      if (charge.limit !== null) {
+        reply.header('x-credits-limit', String(charge.limit));
+        reply.header('x-credits-remaining', String(Math.max(0, charge.limit - used)));
+      }
+    });
   }
+}
+
+/** Run `step`; `onDone` when it finished (now or later), `onError` when it threw or rejected. */
+function settle(step: () => MaybePromise<void>, onDone: () => void, onError: (err: Error) => void): void {
+  let result: MaybePromise<void>;
+  try {
+    result = step();
+  } catch (err) {
+    onError(err as Error);
+    return;
+  }
+  if (isPromise(result)) result.then(onDone, onError);
+  else onDone();
 }
 
 /** Authentication, plans, credits and rate limits for every route of the app. */

@@ -1,5 +1,8 @@
+import type { MaybePromise } from '../maybe-promise.js';
+
 /**
- * The store interfaces. Every method is async so SQLite (embedded default) and Redis (scale-out)
+ * The store interfaces. Every method is async (a few hot ones may answer synchronously, typed
+ * MaybePromise) so SQLite (embedded default) and Redis (scale-out)
  * implement the same contract; callers never know which one they have. All times are epoch
  * milliseconds. Methods that depend on expiry take `now` so tests can freeze time; an expired bin
  * or mock is reported exactly as a missing one. A store that cannot reach its backend throws
@@ -22,7 +25,8 @@ export interface ApiKeyRecord {
 
 export interface KeyStore {
   createKey(record: ApiKeyRecord): Promise<void>;
-  findKeyByDigest(digest: string): Promise<ApiKeyRecord | null>;
+  /** May answer synchronously (a cache hit); callers await or use `andThen`. */
+  findKeyByDigest(digest: string): MaybePromise<ApiKeyRecord | null>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** All keys, oldest first. */
   listKeys(): Promise<ApiKeyRecord[]>;
@@ -33,17 +37,18 @@ export interface KeyStore {
   rotateKey(id: string, digest: string, hint: string): Promise<boolean>;
 }
 
+/** Usage may be answered synchronously (SQLite counts in memory): callers await or use `andThen`. */
 export interface UsageStore {
   /**
    * Atomically adds `cost` to the key's usage for `period` unless that would exceed `limit`
    * (`null` = no limit). Two concurrent calls with one credit left: exactly one gets `ok: true`.
    */
-  reserveCredits(keyId: string, period: string, cost: number, limit: number | null): Promise<{ ok: boolean; used: number }>;
+  reserveCredits(keyId: string, period: string, cost: number, limit: number | null): MaybePromise<{ ok: boolean; used: number }>;
   /** Gives back credits reserved for a call that did not succeed; returns the new usage. */
-  refundCredits(keyId: string, period: string, cost: number): Promise<number>;
-  creditsUsed(keyId: string, period: string): Promise<number>;
+  refundCredits(keyId: string, period: string, cost: number): MaybePromise<number>;
+  creditsUsed(keyId: string, period: string): MaybePromise<number>;
   /** Counts one hit for `subject` in the fixed window `windowId` (lasting `windowMs`); returns the count. */
-  hitRateLimit(subject: string, windowId: number, windowMs: number): Promise<number>;
+  hitRateLimit(subject: string, windowId: number, windowMs: number): MaybePromise<number>;
 }
 
 export interface Page {

@@ -149,12 +149,21 @@ const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|N
  */
 export function run<T>(operation: () => T): Promise<T> {
   try {
-    return Promise.resolve(operation());
+    return Promise.resolve(runSync(operation));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** {@link run} answering synchronously (it throws instead of rejecting), for the per-request path. */
+export function runSync<T>(operation: () => T): T {
+  try {
+    return operation();
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
     if (UNAVAILABLE.test(code) || /database connection is not open/.test((err as Error).message)) {
-      return Promise.reject(new DevutilError('storage_unavailable', undefined, { cause: err }));
+      throw new DevutilError('storage_unavailable', undefined, { cause: err });
     }
-    return Promise.reject(err);
+    throw err;
   }
 }

@@ -1,5 +1,5 @@
 import type { UsageStore } from '../types.js';
-import { run, type Db } from './database.js';
+import { run, runSync, type Db } from './database.js';
 
 /** Credit usage reaches the database at most this long after a call. */
 export const CREDIT_FLUSH_MS = 1_000;
@@ -27,22 +27,25 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
     `INSERT INTO credit_usage (key_id, period, used) VALUES (?, ?, MAX(0, ?))
      ON CONFLICT (key_id, period) DO UPDATE SET used = MAX(0, used + excluded.used)`,
   );
-  const usage = new Map<string, Usage>();
+  /** key id → period → usage */
+  const usage = new Map<string, Map<string, Usage>>();
   const windows = new Map<string, { windowId: number; count: number }>();
   let timer: NodeJS.Timeout | null = null;
 
   const entry = (keyId: string, period: string): Usage => {
-    const id = `${keyId}\u0000${period}`;
-    let u = usage.get(id);
-    if (!u) usage.set(id, (u = { used: select.get(keyId, period)?.used ?? 0, pending: 0 }));
+    let byPeriod = usage.get(keyId);
+    if (!byPeriod) usage.set(keyId, (byPeriod = new Map()));
+    let u = byPeriod.get(period);
+    if (!u) byPeriod.set(period, (u = { used: select.get(keyId, period)?.used ?? 0, pending: 0 }));
     return u;
   };
   const writeAll = db.transaction(() => {
-    for (const [id, u] of usage) {
-      if (u.pending === 0) continue;
-      const [keyId, period] = id.split('\u0000');
-      add.run(keyId, period, u.pending);
-      u.pending = 0;
+    for (const [keyId, byPeriod] of usage) {
+      for (const [period, u] of byPeriod) {
+        if (u.pending === 0) continue;
+        add.run(keyId, period, u.pending);
+        u.pending = 0;
+      }
     }
   });
   const flush = () => {
@@ -50,7 +53,9 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
     timer = null;
     if (db.open) writeAll();
     // Entries of other periods (last month) are no longer needed once written.
-    if (usage.size > 10_000) for (const [id, u] of usage) if (u.pending === 0) usage.delete(id);
+    if (usage.size > 10_000) {
+      for (const [keyId, byPeriod] of usage) if ([...byPeriod.values()].every((u) => u.pending === 0)) usage.delete(keyId);
+    }
   };
   const changed = () => {
     timer ??= setTimeout(() => run(flush).catch(() => undefined), CREDIT_FLUSH_MS).unref();
@@ -59,7 +64,7 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
   return {
     flush,
     reserveCredits: (keyId, period, cost, limit) =>
-      run(() => {
+      runSync(() => {
         const u = entry(keyId, period);
         if (limit !== null && u.used + cost > limit) return { ok: false, used: u.used };
         u.used += cost;
@@ -68,7 +73,7 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
         return { ok: true, used: u.used };
       }),
     refundCredits: (keyId, period, cost) =>
-      run(() => {
+      runSync(() => {
         const u = entry(keyId, period);
         const back = Math.min(cost, u.used);
         u.used -= back;
@@ -76,8 +81,8 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
         changed();
         return u.used;
       }),
-    creditsUsed: (keyId, period) => run(() => entry(keyId, period).used),
-    async hitRateLimit(subject, windowId) {
+    creditsUsed: (keyId, period) => runSync(() => entry(keyId, period).used),
+    hitRateLimit(subject, windowId) {
       let w = windows.get(subject);
       if (!w || w.windowId !== windowId) {
         if (windows.size > 100_000) for (const [k, v] of windows) if (v.windowId < windowId) windows.delete(k);
