@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { AREA_NAMES, BUILT_IN_PLANS, parsePlans, type Area, type PlanCatalog } from './auth/plans.js';
+import { parseRedisTarget } from './storage/redis/redis-url.js';
 
 /** The validated, frozen configuration of one process (CONTRACT §7). */
 export interface Config {
@@ -8,6 +9,7 @@ export interface Config {
   host: string;
   dataDir: string;
   store: 'sqlite' | 'redis';
+  /** One Redis (`redis://`, `rediss://`) or a cluster's seed nodes (`redis+cluster://h1:p1,h2:p2`). */
   redisUrl: string;
   adminToken: string | null;
   publicBaseUrl: string | null;
@@ -104,6 +106,18 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw.replace(/\/+$/, '');
 }
 
+/** `redis://`/`rediss://` for one server, `redis+cluster://host:port,host:port` for a cluster. */
+function redisUrl(env: Env): string {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return 'redis://127.0.0.1:6379';
+  try {
+    parseRedisTarget(raw);
+  } catch (err) {
+    throw new ConfigError('REDIS_URL', (err as Error).message);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 function hostPort(entry: string): { host: string; port?: number } | null {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
   if (bracketed) return isIP(bracketed[1]) === 6 ? { host: bracketed[1], port: bracketed[2] ? Number(bracketed[2]) : undefined } : null;
@@ -186,7 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: read(env, 'HOST') ?? '127.0.0.1',
     dataDir: read(env, 'DATA_DIR') ?? './data',
     store: oneOf(env, 'STORE', ['sqlite', 'redis'] as const, 'sqlite', (s) => s.toLowerCase()),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']) ?? 'redis://127.0.0.1:6379',
+    redisUrl: redisUrl(env),
     adminToken,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? null,
     trustProxy: trustProxy(env),

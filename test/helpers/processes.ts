@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,11 +66,33 @@ export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version']).status === 0;
 }
 
+/** Why Redis Cluster tests cannot run here (undefined when they can); REQUIRE_REDIS=1 makes it an error. */
+export function redisClusterSkipReason(): string | undefined {
+  if (hasRedisServer() && spawnSync('redis-cli', ['--version']).status === 0) return undefined;
+  if (process.env.REQUIRE_REDIS === '1') throw new Error('REQUIRE_REDIS=1 but redis-server or redis-cli is not installed');
+  return 'redis-server or redis-cli is not installed here (REQUIRE_REDIS=1 makes this an error)';
+}
+
+/** Send one command to the redis-server on 127.0.0.1:`port` (fails at once when none answers). */
+async function askRedis(port: number, [name, ...args]: string[] = ['ping']): Promise<string> {
+  const { Redis } = await import('ioredis');
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    return String(await probe.call(name, ...args));
+  } finally {
+    probe.disconnect();
+  }
+}
+
 export interface RedisServer {
   url: string;
   port: number;
   kill(): Promise<void>;
   restart(): Promise<void>;
+  /** Kill it and delete its files. */
+  stop(): Promise<void>;
 }
 
 /** A private redis-server on a free loopback port, with an append-only file so a restart keeps data. */
@@ -80,26 +102,95 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess;
   const launch = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
-    await waitFor(async () => {
-      const { Redis } = await import('ioredis');
-      const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      probe.on('error', () => undefined);
-      try {
-        await probe.connect();
-        return (await probe.ping()) === 'PONG';
-      } finally {
-        probe.disconnect();
-      }
-    }, `redis-server on ${port}`);
+    await waitFor(async () => (await askRedis(port)) === 'PONG', `redis-server on ${port}`);
   };
+  const kill = async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited(child);
+  };
+  const killOnExit = () => child.kill('SIGKILL'); // a crashed test leaves no server behind
+  process.on('exit', killOnExit);
   await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    async kill() {
-      child.kill('SIGKILL');
-      await exited(child);
-    },
+    kill,
     restart: launch,
+    async stop() {
+      await kill();
+      process.off('exit', killOnExit);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RedisCluster {
+  /** `redis+cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3`, as REDIS_URL takes it. */
+  url: string;
+  ports: number[];
+  /** SIGKILL every node. */
+  kill(): Promise<void>;
+  /** Start the nodes again with their cluster config (slots kept; data is not persisted). */
+  restart(): Promise<void>;
+  /** Kill the nodes and delete their files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A private Redis Cluster of `masters` masters (no replicas, no persistence) on free loopback
+ * ports, ready once every node reports `cluster_state:ok`.
+ *
+ * @example
+ *   const cluster = await startRedisCluster();
+ *   const store = await createRedisStore({ url: cluster.url });
+ */
+export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'devutil-cluster-'));
+  const ports: number[] = [];
+  const busPorts: number[] = [];
+  while (busPorts.length < masters) {
+    const port = await freePort();
+    if (ports.includes(port) || busPorts.includes(port)) continue;
+    if (ports.length === busPorts.length) ports.push(port);
+    else busPorts.push(port);
+  }
+  let children: ChildProcess[] = [];
+  const launch = async () => {
+    children = ports.map((port, i) => spawn('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(busPorts[i]),
+      '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
+      '--save', '', '--appendonly', 'no', '--dir', dir,
+    ], { stdio: 'ignore' }));
+    await Promise.all(ports.map((port) => waitFor(async () => (await askRedis(port)) === 'PONG', `cluster node on ${port}`, 20_000)));
+  };
+  const waitClusterOk = () => Promise.all(ports.map((port) =>
+    waitFor(async () => (await askRedis(port, ['cluster', 'info'])).includes('cluster_state:ok'), `cluster_state:ok on ${port}`, 30_000)));
+  const kill = async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all(children.map(exited));
+  };
+  const killOnExit = () => children.forEach((child) => child.kill('SIGKILL')); // a crashed test leaves no nodes behind
+  process.on('exit', killOnExit);
+  await launch();
+  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
+    { encoding: 'utf8', timeout: 30_000 });
+  if (create.status !== 0) {
+    await kill();
+    throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+  }
+  await waitClusterOk();
+  return {
+    url: `redis+cluster://${ports.map((p) => `127.0.0.1:${p}`).join(',')}`,
+    ports,
+    kill,
+    async restart() {
+      await launch();
+      await waitClusterOk();
+    },
+    async stop() {
+      await kill();
+      process.off('exit', killOnExit);
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { hasRedisServer, startRedisServer, startServiceProcess, type RedisServer, type ServiceProcess } from '../helpers/processes.js';
+import { redisClusterSkipReason, startRedisCluster, startRedisServer, startServiceProcess, type ServiceProcess } from '../helpers/processes.js';
 
-const skip = hasRedisServer() ? undefined : process.env.REQUIRE_REDIS === '1' ? undefined : 'redis-server is not installed here';
+const skip = redisClusterSkipReason();
 const plans = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
 writeFileSync(plans, JSON.stringify({ plans: { shared: { monthly_credits: 4, rate_limit_per_minute: 12 } } }));
 
@@ -52,13 +52,19 @@ function collectEvents(url: string, key: string, count: number): { ready: Promis
   return { ready, events };
 }
 
-describe('two service processes sharing one Redis behave as one service', { skip }, () => {
-  let redis: RedisServer;
+/** Where the two processes meet: one redis-server, or a 3-master Redis Cluster (`redis+cluster://`). */
+const BACKENDS = [
+  { name: 'one Redis', start: startRedisServer },
+  { name: 'a Redis Cluster (3 masters)', start: () => startRedisCluster(3) },
+];
+
+for (const backend of BACKENDS) describe(`two service processes sharing ${backend.name} behave as one service`, { skip }, () => {
+  let redis: { url: string; stop(): Promise<void> };
   let a: ServiceProcess;
   let b: ServiceProcess;
   let key: string;
   before(async () => {
-    redis = await startRedisServer();
+    redis = await backend.start();
     const env = { STORE: 'redis', REDIS_URL: redis.url, PLANS_FILE: plans };
     [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     const created = await call(a.url, '/v1/admin/keys', { method: 'POST', headers: { 'x-admin-token': ADMIN_TOKEN }, body: JSON.stringify({ plan: 'shared' }) });
@@ -66,7 +72,7 @@ describe('two service processes sharing one Redis behave as one service', { skip
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    await redis?.kill();
+    await redis?.stop();
   });
 
   it('a key created through one process works on the other', async () => {

@@ -1,6 +1,7 @@
 import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PageOf } from '../types.js';
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
+import { createRecordIndexes } from './record-indexes.js';
 
 /** Redis keeps data this long past its logical expiry; reads check expiry themselves. */
 export const EXPIRY_GRACE_MS = 60_000;
@@ -18,9 +19,14 @@ function toSummary(r: StoredRequest): CapturedRequestSummary {
   return summary;
 }
 
-export function createRedisBinStore({ client, prefix, run }: RedisContext): BinStore {
-  const ownerIndex = (owner: string) => `${prefix}:owner:${owner}:bins`;
-  const expiryIndex = `${prefix}:expiry:bins`;
+/** The bin store, plus the purge of expired bins the store-wide purge calls. */
+export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpired(now: number): Promise<number> } {
+  const { client, prefix, run } = ctx;
+  const indexes = createRecordIndexes(ctx, 'bins');
+  const allKeys = (id: string) => {
+    const k = binKeys(prefix, id);
+    return [k.meta, k.order, k.reqs];
+  };
   const readBin = async (id: string): Promise<BinRecord | null> => {
     const fields = await guard(client.hgetall(binKeys(prefix, id).meta));
     return Object.keys(fields).length ? fromFields<BinRecord>(fields) : null;
@@ -31,25 +37,11 @@ export function createRedisBinStore({ client, prefix, run }: RedisContext): BinS
     async createBin(bin) {
       const k = binKeys(prefix, bin.id);
       await guard(client.multi().hset(k.meta, ...toFields(bin)).pexpire(k.meta, bin.expiresAt - bin.createdAt + EXPIRY_GRACE_MS).exec());
-      await guard(client.multi().zadd(ownerIndex(bin.ownerKeyId), bin.createdAt, bin.id).zadd(expiryIndex, bin.expiresAt, bin.id).exec());
+      await indexes.add(bin);
     },
     getBin: async (id, now) => live(await readBin(id), now),
-    async listBins(owner, page, now): Promise<PageOf<BinRecord>> {
-      const ids = await guard(client.zrevrange(ownerIndex(owner), 0, -1));
-      const bins = await Promise.all(ids.map(readBin));
-      const gone = ids.filter((_, i) => bins[i] === null);
-      if (gone.length) await guard(client.zrem(ownerIndex(owner), ...gone));
-      const alive = bins.filter((b): b is BinRecord => live(b, now) !== null);
-      return { total: alive.length, items: alive.slice(page.offset, page.offset + page.limit) };
-    },
-    async deleteBin(id) {
-      const bin = await readBin(id);
-      const k = binKeys(prefix, id);
-      await guard(client.del(k.meta, k.order, k.reqs));
-      if (!bin) return false;
-      await guard(client.multi().zrem(ownerIndex(bin.ownerKeyId), id).zrem(expiryIndex, id).exec());
-      return true;
-    },
+    listBins: (owner, page, now): Promise<PageOf<BinRecord>> => indexes.list(owner, page, now, readBin),
+    deleteBin: (id) => indexes.remove(id, allKeys(id)),
     async captureRequest(req, { maxRequests, now }) {
       const k = binKeys(prefix, req.binId);
       const stored: StoredRequest = { ...req, body: req.body.toString('base64'), contentLength: req.body.length };
@@ -72,5 +64,6 @@ export function createRedisBinStore({ client, prefix, run }: RedisContext): BinS
       const k = binKeys(prefix, binId);
       return run<number>('clearRequests', [k.order, k.reqs], []);
     },
+    purgeExpired: (now) => indexes.purge(now, allKeys),
   };
 }

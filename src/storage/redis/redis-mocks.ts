@@ -2,15 +2,17 @@ import type { MockRecord, MockStore } from '../types.js';
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 import { EXPIRY_GRACE_MS } from './redis-bins.js';
+import { createRecordIndexes } from './record-indexes.js';
 
 /** One hash per mock (hash tag `{mock:<id>}`), each field the JSON of one property. */
 export function mockKey(prefix: string, id: string): string {
   return `${prefix}:{mock:${id}}`;
 }
 
-export function createRedisMockStore({ client, prefix, run }: RedisContext): MockStore {
-  const ownerIndex = (owner: string) => `${prefix}:owner:${owner}:mocks`;
-  const expiryIndex = `${prefix}:expiry:mocks`;
+/** The mock store, plus the purge of expired mocks the store-wide purge calls. */
+export function createRedisMockStore(ctx: RedisContext): MockStore & { purgeExpired(now: number): Promise<number> } {
+  const { client, prefix, run } = ctx;
+  const indexes = createRecordIndexes(ctx, 'mocks');
   const read = async (id: string): Promise<MockRecord | null> => {
     const fields = await guard(client.hgetall(mockKey(prefix, id)));
     return Object.keys(fields).length ? fromFields<MockRecord>(fields) : null;
@@ -20,32 +22,19 @@ export function createRedisMockStore({ client, prefix, run }: RedisContext): Moc
     async createMock(mock) {
       const key = mockKey(prefix, mock.id);
       await guard(client.multi().hset(key, ...toFields(mock)).pexpire(key, mock.expiresAt - mock.createdAt + EXPIRY_GRACE_MS).exec());
-      await guard(client.multi().zadd(ownerIndex(mock.ownerKeyId), mock.createdAt, mock.id).zadd(expiryIndex, mock.expiresAt, mock.id).exec());
+      await indexes.add(mock);
     },
     getMock: async (id, now) => live(await read(id), now),
-    async listMocks(owner, page, now) {
-      const ids = await guard(client.zrevrange(ownerIndex(owner), 0, -1));
-      const mocks = await Promise.all(ids.map(read));
-      const gone = ids.filter((_, i) => mocks[i] === null);
-      if (gone.length) await guard(client.zrem(ownerIndex(owner), ...gone));
-      const alive = mocks.filter((m): m is MockRecord => live(m, now) !== null);
-      return { total: alive.length, items: alive.slice(page.offset, page.offset + page.limit) };
-    },
+    listMocks: (owner, page, now) => indexes.list(owner, page, now, read),
     async updateMock(id, patch, now) {
-      const key = mockKey(prefix, id);
-      if ((await run<number>('updateMock', [key], [now, ...toFields(patch)])) !== 1) return null;
-      if (patch.expiresAt !== undefined) {
-        await guard(client.multi().pexpire(key, patch.expiresAt - now + EXPIRY_GRACE_MS).zadd(expiryIndex, patch.expiresAt, id).exec());
-      }
+      // The record and its TTL change together; the expiry index follows (purge re-checks it).
+      const ttl = patch.expiresAt === undefined ? -1 : patch.expiresAt - now + EXPIRY_GRACE_MS;
+      if ((await run<number>('updateMock', [mockKey(prefix, id)], [now, ttl, ...toFields(patch)])) !== 1) return null;
+      if (patch.expiresAt !== undefined) await indexes.reschedule(id, patch.expiresAt);
       return read(id);
     },
-    async deleteMock(id) {
-      const mock = await read(id);
-      await guard(client.del(mockKey(prefix, id)));
-      if (!mock) return false;
-      await guard(client.multi().zrem(ownerIndex(mock.ownerKeyId), id).zrem(expiryIndex, id).exec());
-      return true;
-    },
+    deleteMock: (id) => indexes.remove(id, [mockKey(prefix, id)]),
     recordMockHit: (id, now) => run<number | null>('recordMockHit', [mockKey(prefix, id)], [now]),
+    purgeExpired: (now) => indexes.purge(now, (id) => [mockKey(prefix, id)]),
   };
 }

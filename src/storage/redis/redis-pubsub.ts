@@ -1,19 +1,21 @@
-import type { Redis } from 'ioredis';
 import type { PubSub } from '../types.js';
+import type { Subscriber } from './cluster-subscriber.js';
 import { guard } from './connection.js';
+import type { RedisContext } from './redis-context.js';
 
 /**
  * Publish/subscribe across every process sharing the Redis: one subscriber connection per
- * process, one Redis channel per logical channel, handlers multiplexed locally.
+ * process (on a cluster, to any one node: classic pub/sub is cluster-wide), one Redis channel per
+ * logical channel, handlers multiplexed locally.
  */
-export function createRedisPubSub(client: Redis, subscriber: Redis, prefix: string): PubSub {
+export function createRedisPubSub({ prefix, run }: RedisContext, subscriber: Subscriber): PubSub {
   const handlers = new Map<string, Set<(message: string) => void>>();
   subscriber.on('message', (channel: string, message: string) => {
     for (const handler of handlers.get(channel) ?? []) handler(message);
   });
   return {
     async publish(channel, message) {
-      await guard(client.publish(`${prefix}:pubsub:${channel}`, message));
+      await run('publishInOrder', [`${prefix}:{pubsub:${channel}}`], [`${prefix}:pubsub:${channel}`, message]);
     },
     async subscribe(channel, onMessage) {
       const full = `${prefix}:pubsub:${channel}`;

@@ -1,6 +1,7 @@
 /**
  * Lua scripts: each makes one multi-step change atomic in a single round trip. Every script
- * touches keys of one hash tag only, so it runs unchanged on Redis Cluster.
+ * touches keys of one hash tag only (one cluster slot), so it runs unchanged on Redis Cluster.
+ * `rotateKey` also builds digest keys itself; they carry the same `{keys}` tag, hence the same slot.
  */
 export const SCRIPTS = {
   /** KEYS: counter. ARGV: cost, limit (-1 = none), ttl seconds. → {ok 0|1, used} */
@@ -74,13 +75,29 @@ return count`,
 redis.call('DEL', KEYS[1], KEYS[2])
 return n`,
   },
-  /** KEYS: mock hash. ARGV: now, then field/value pairs. → 1 when updated */
+  /** KEYS: mock hash. ARGV: now, new TTL ms (-1 = keep), then field/value pairs. → 1 when updated */
   updateMock: {
     numberOfKeys: 1,
     lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if not exp or exp <= tonumber(ARGV[1]) then return 0 end
-if #ARGV > 1 then redis.call('HSET', KEYS[1], unpack(ARGV, 2)) end
+if #ARGV > 2 then redis.call('HSET', KEYS[1], unpack(ARGV, 3)) end
+if tonumber(ARGV[2]) >= 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 1`,
+  },
+  /**
+   * KEYS: a record's hash (bin meta, mock), then the other keys of its hash tag. ARGV: now, or -1
+   * to delete regardless of expiry. → {0, expiresAt} when still live (nothing deleted),
+   * {1, ownerKeyId JSON} when deleted, {2} when there was no record (other keys deleted anyway).
+   */
+  removeRecord: {
+    numberOfKeys: undefined, // variable: the runner passes the count
+    lua: `local exp = redis.call('HGET', KEYS[1], 'expiresAt')
+local now = tonumber(ARGV[1])
+if exp and now >= 0 and tonumber(exp) > now then return {0, exp} end
+local owner = redis.call('HGET', KEYS[1], 'ownerKeyId')
+redis.call('DEL', unpack(KEYS))
+if owner then return {1, owner} end
+return {2}`,
   },
   /** KEYS: mock hash. ARGV: now. → new hit count or nil */
   recordMockHit: {
@@ -88,6 +105,16 @@ return 1`,
     lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if not exp or exp <= tonumber(ARGV[1]) then return false end
 return redis.call('HINCRBY', KEYS[1], 'hitCount', 1)`,
+  },
+  /**
+   * KEYS: a routing key carrying the channel's hash tag (never written). ARGV: channel, message.
+   * → receivers. Publishing through the node that owns that slot keeps a channel's messages in
+   * order on a cluster (a plain PUBLISH goes to any node; from different nodes, messages reach a
+   * subscriber over different cluster-bus links and can overtake each other).
+   */
+  publishInOrder: {
+    numberOfKeys: 1,
+    lua: `return redis.call('PUBLISH', ARGV[1], ARGV[2])`,
   },
 } as const;
 
