@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve)\.test\.ts$/;
+const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve|resource-bounds)\.test\.ts$/;
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {

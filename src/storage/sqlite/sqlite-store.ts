@@ -7,6 +7,9 @@ import { createSqliteKeyStore } from './keys.js';
 import { createSqliteUsageStore } from './usage.js';
 import { createSqliteMockStore } from './mocks.js';
 
+/** Rows one purge transaction deletes at most (a few milliseconds of work). */
+const PURGE_CHUNK_ROWS = 500;
+
 export interface SqliteStoreOptions {
   /** Directory holding `devutil.db`, or `:memory:` for a throw-away store (tests). */
   dataDir: string;
@@ -23,18 +26,27 @@ export interface SqliteStoreOptions {
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   const filename = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'devutil.db');
   const db = openDatabase({ filename, synchronous: options.synchronous ?? 'NORMAL' });
-  const expiredBins = db.prepare<[number], { id: string }>('SELECT id FROM bins WHERE expires_at <= ? LIMIT 500');
-  const deleteBinRequests = db.prepare('DELETE FROM captured_requests WHERE bin_id = ?');
+  const expiredBins = db.prepare<[number, number], { id: string }>('SELECT id FROM bins WHERE expires_at <= ? LIMIT ?');
+  const deleteBinRequests = db.prepare(
+    'DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)',
+  );
   const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
-  const deleteMocks = db.prepare('DELETE FROM mocks WHERE expires_at <= ?');
-  // Small batches so a large purge never holds the writer for long.
-  const purgeBatch = db.transaction((now: number) => {
-    const ids = expiredBins.all(now).map((r) => r.id);
-    for (const id of ids) {
-      deleteBinRequests.run(id);
-      deleteBin.run(id);
+  const deleteMocks = db.prepare('DELETE FROM mocks WHERE rowid IN (SELECT rowid FROM mocks WHERE expires_at <= ? LIMIT ?)');
+  // One transaction deletes at most PURGE_CHUNK_ROWS rows, however the expired data is spread (one
+  // bin with 100000 requests or 100000 empty bins), so it never holds the event loop for long. A
+  // bin goes once its requests are gone; until then it is expired, which readers already treat as
+  // missing. Rows left in the budget at the end mean nothing expired is left.
+  const purgeChunk = db.transaction((now: number) => {
+    let budget = PURGE_CHUNK_ROWS;
+    let bins = 0;
+    for (const { id } of expiredBins.all(now, budget)) {
+      budget -= deleteBinRequests.run(id, budget).changes;
+      if (budget === 0) break;
+      bins += deleteBin.run(id).changes;
+      budget--;
     }
-    return ids.length;
+    const mocks = budget > 0 ? deleteMocks.run(now, budget).changes : 0;
+    return { bins, mocks, done: budget - mocks > 0 };
   });
   const usage = createSqliteUsageStore(db);
   return {
@@ -45,13 +57,23 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     mocks: createSqliteMockStore(db),
     pubsub: createMemoryPubSub(),
     async purgeExpired(now) {
-      let bins = 0;
-      for (let n = await run(() => purgeBatch(now)); n > 0; n = await run(() => purgeBatch(now))) {
-        bins += n;
-        await new Promise((resolve) => setImmediate(resolve));
+      const purged = { bins: 0, mocks: 0 };
+      const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
+      // Between steps the event loop serves whatever arrived; a close() mid-purge ends it quietly.
+      while (db.open) {
+        const chunk = await run(() => purgeChunk(now));
+        purged.bins += chunk.bins;
+        purged.mocks += chunk.mocks;
+        if (chunk.done) break;
+        await yieldTurn();
+        // Copy this chunk's pages into the database now, in a turn of their own: left to the
+        // automatic checkpoint, a large purge would hand one commit ~40 MB of pages to copy and
+        // fsync (about 150 ms on a plain disk) while every request waits.
+        if (!db.open) break;
+        await run(() => db.pragma('wal_checkpoint(PASSIVE)'));
+        await yieldTurn();
       }
-      const mocks = await run(() => deleteMocks.run(now).changes);
-      return { bins, mocks };
+      return purged;
     },
     ping: () => run(() => void db.prepare('SELECT 1').get()),
     async close() {
