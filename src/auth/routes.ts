@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { DevutilError, invalidField } from '../errors.js';
 import { deletedSchema, errorResponses, timestampSchema } from '../http/schemas.js';
 import { issueKey, keyToWire, rotateKey } from './keys.js';
+import { andThen } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
 
 const keySchema = {
@@ -69,11 +70,11 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         },
       },
     },
-  }, async (request) => {
+  }, (request) => {
+    // Not async: with SQLite the usage is in memory and the answer is sent without a promise.
     const { key, plan } = request.principal!;
     const period = creditPeriodAt(now());
-    const used = key ? await store.usage.creditsUsed(key.id, period.id) : 0;
-    return {
+    return andThen(key ? store.usage.creditsUsed(key.id, period.id) : 0, (used) => ({
       key_id: key?.id ?? null,
       name: key?.name ?? '',
       plan: plan.name,
@@ -85,7 +86,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         resets_at: period.endIso,
       },
       rate_limit_per_minute: plan.rateLimitPerMinute,
-    };
+    }));
   });
 
   if (!config.adminToken) return;

@@ -9,7 +9,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get('/healthz', {
     config: { area: 'public' },
     schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: statusSchema } },
-  }, async () => ({ status: 'ok' }));
+  }, () => ({ status: 'ok' }));
 
   app.get('/readyz', {
     config: { area: 'public' },
