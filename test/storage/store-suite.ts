@@ -213,13 +213,16 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       await store.bins.createBin(live);
       const r = capturedRequest(old.id);
       await store.bins.captureRequest(r, { maxRequests: 10, now: T0 });
-      await store.mocks.createMock(mockRecord(o, { expiresAt: T0 + 10 }));
+      const oldMock = mockRecord(o, { expiresAt: T0 + 10 });
+      await store.mocks.createMock(oldMock);
+      assert.ok(await store.mocks.getMock(oldMock.id, T0), 'read (and cached) while live');
       const liveMock = mockRecord(o);
       await store.mocks.createMock(liveMock);
       const purged = await store.purgeExpired(T0 + 20);
       assert.ok(purged.bins >= 1 && purged.mocks >= 1, JSON.stringify(purged));
       assert.equal(await store.bins.getRequest(old.id, r.id), null);
       assert.equal(await store.bins.getBin(old.id, T0), null, 'purged data is gone even for an earlier clock');
+      assert.equal(await store.mocks.getMock(oldMock.id, T0), null, 'a purged mock is gone even for an earlier clock');
       assert.deepEqual(await store.bins.getBin(live.id, T0), live);
       assert.ok(await store.mocks.getMock(liveMock.id, T0));
     });

@@ -66,7 +66,7 @@ const CACHE_ENTRIES = 10_000;
  * event-loop turn are counted in one transaction, each promise resolving after the commit that
  * holds its hit.
  */
-export function createSqliteMockStore(db: Db): MockStore {
+export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: number): void } {
   const insert = db.prepare(
     `INSERT INTO mocks (id, owner_key_id, name, status_code, content_type, headers, body, response_body_json,
        method, path, delay_ms, created_at, expires_at, hit_count)
@@ -131,6 +131,10 @@ export function createSqliteMockStore(db: Db): MockStore {
     return row ? toMock(row) : null;
   });
   return {
+    /** Drop cached mocks expired at `now` (the purge removed their rows). */
+    forgetExpired(now) {
+      for (const [id, mock] of cache) if (mock.expiresAt <= now) cache.delete(id);
+    },
     createMock: (mock) =>
       run(() => void insert.run({ ...toColumns(mock), id: mock.id, owner_key_id: mock.ownerKeyId, name: mock.name,
         body: mock.body, response_body_json: mock.responseBodyJson, method: mock.method, path: mock.path,

@@ -49,12 +49,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     return { bins, mocks, done: budget - mocks > 0 };
   });
   const usage = createSqliteUsageStore(db);
+  const mocks = createSqliteMockStore(db);
   return {
     kind: 'sqlite',
     keys: createSqliteKeyStore(db),
     usage,
     bins: createSqliteBinStore(db),
-    mocks: createSqliteMockStore(db),
+    mocks,
     pubsub: createMemoryPubSub(),
     async purgeExpired(now) {
       const purged = { bins: 0, mocks: 0 };
@@ -73,6 +74,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         await run(() => db.pragma('wal_checkpoint(PASSIVE)'));
         await yieldTurn();
       }
+      mocks.forgetExpired(now);
       return purged;
     },
     ping: () => run(() => void db.prepare('SELECT 1').get()),
