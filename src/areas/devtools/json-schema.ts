@@ -152,10 +152,22 @@ function jsonLengthUpTo(value: unknown, limit: number): number {
  *   isolationFor({ data: 1, schema: { type: 'integer' } }) // → 'none'
  */
 export function isolationFor(input: SchemaValidationInput): 'regex' | 'large' | 'none' {
-  const schemaText = JSON.stringify([input.schema, input.schemas ?? null]);
-  if (/"pattern(Properties)?":/.test(schemaText)) return 'regex';
   const small = SCHEMA_LIMITS.inProcessBytes;
-  return schemaText.length > small || jsonLengthUpTo(input.data, small) > small ? 'large' : 'none';
+  const schemas = [input.schema, input.schemas ?? null];
+  if (hasRegexKeyword(schemas)) return 'regex';
+  return jsonLengthUpTo(schemas, small) > small || jsonLengthUpTo(input.data, small) > small ? 'large' : 'none';
+}
+
+/** Whether any object in `value` has a `pattern` or `patternProperties` key (iterative walk). */
+function hasRegexKeyword(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (!Array.isArray(v) && (Object.hasOwn(v, 'pattern') || Object.hasOwn(v, 'patternProperties'))) return true;
+    for (const item of Object.values(v)) if (item !== null && typeof item === 'object') stack.push(item);
+  }
+  return false;
 }
 
 /** With an explicit `draft`, a standard `$schema` naming another draft is replaced (a custom meta-schema is kept). */
@@ -193,9 +205,13 @@ export async function compileValidation(input: SchemaValidationInput): Promise<(
   const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
   const root = applyDraft(input.schema, row, input.draft !== undefined);
   const text = JSON.stringify([root, schemas]);
-  checkLimits(root, schemas, text.length);
+  if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
   const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
-  const compiled = await cache.get(key, () => compileSchema(root, row, schemas));
+  // The other limits depend only on the text, which a cached compilation has already passed.
+  const compiled = await cache.get(key, async () => {
+    checkLimits(root, schemas, text.length);
+    return compileSchema(root, row, schemas);
+  });
   return () => {
     let output: { valid: boolean; errors?: OutputUnit[] };
     try {
