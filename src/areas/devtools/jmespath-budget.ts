@@ -1,3 +1,5 @@
+import { estimateJsonChars } from '../../json-size.js';
+
 /**
  * Work and memory bounds for one JMESPath evaluation. Multi-select lists, projections and
  * `to_string`/`join` can each multiply the size of what came before, so a short expression could
@@ -32,27 +34,6 @@ export interface Budget {
 export function spend(budget: Budget, steps: number): void {
   budget.left -= steps;
   if (budget.left < 0) throw new BudgetExceeded(`the expression needs more than ${MAX_STEPS} evaluation steps`);
-}
-
-/** Characters JSON text of `value` would take, counting up to `limit` only (iterative). */
-function estimateJsonChars(value: unknown, limit: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && total <= limit) {
-    const v = stack.pop();
-    if (typeof v === 'string') total += v.length + 2;
-    else if (v === null || typeof v !== 'object') total += 8;
-    else if (Array.isArray(v)) {
-      total += 2 + v.length;
-      for (const item of v) stack.push(item);
-    } else {
-      for (const [key, item] of Object.entries(v)) {
-        total += key.length + 4;
-        stack.push(item);
-      }
-    }
-  }
-  return total;
 }
 
 function checkChars(chars: number, fn: string): void {

@@ -10,6 +10,7 @@ import {
 } from '@hyperjump/json-schema/draft-2020-12';
 import { BASIC } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
+import { estimateJsonChars } from '../../json-size.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
 import { createCompileCache } from './json-schema-cache.js';
@@ -129,19 +130,6 @@ function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: 
   }
 }
 
-/** JSON text length of `value`, counted up to `limit` only (iterative, early exit). */
-function jsonLengthUpTo(value: unknown, limit: number): number {
-  let total = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && total <= limit) {
-    const v = stack.pop();
-    if (typeof v === 'string') total += v.length + 2;
-    else if (v === null || typeof v !== 'object') total += 6;
-    else for (const [key, item] of Object.entries(v)) (total += key.length + 4), stack.push(item);
-  }
-  return total;
-}
-
 /**
  * How a validation should run: on a worker thread (stopped after a time limit) when it runs
  * regexes taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or
@@ -155,7 +143,7 @@ export function isolationFor(input: SchemaValidationInput): 'regex' | 'large' | 
   const small = SCHEMA_LIMITS.inProcessBytes;
   const schemas = [input.schema, input.schemas ?? null];
   if (hasRegexKeyword(schemas)) return 'regex';
-  return jsonLengthUpTo(schemas, small) > small || jsonLengthUpTo(input.data, small) > small ? 'large' : 'none';
+  return estimateJsonChars(schemas, small) > small || estimateJsonChars(input.data, small) > small ? 'large' : 'none';
 }
 
 /** Whether any object in `value` has a `pattern` or `patternProperties` key (iterative walk). */
@@ -205,6 +193,7 @@ export async function compileValidation(input: SchemaValidationInput): Promise<(
   const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
   const root = applyDraft(input.schema, row, input.draft !== undefined);
   const text = JSON.stringify([root, schemas]);
+  // Oversized text is refused before it becomes a cache key.
   if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
   const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
   // The other limits depend only on the text, which a cached compilation has already passed.
