@@ -19,12 +19,13 @@ class LazyRequestLogger {
     return (this.#child ??= this.parent.child(this.bindings, this.options));
   }
   private emit(level: LogMethod, args: unknown[]): void {
-    const parent = this.parent as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean };
-    if (parent.isLevelEnabled && !parent.isLevelEnabled(level)) return;
+    // The child once it exists (its level may have been set), else the parent it would inherit from.
+    const current = (this.#child ?? this.parent) as FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean };
+    if (current.isLevelEnabled && !current.isLevelEnabled(level)) return;
     (this.real[level] as (...a: unknown[]) => void)(...args);
   }
   get level(): string {
-    return this.parent.level;
+    return (this.#child ?? this.parent).level;
   }
   set level(value: string) {
     this.real.level = value;
