@@ -15,6 +15,7 @@ import type { AppContext } from './context.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
+import { CollectingIncomingMessage } from './http/request-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { randomString } from './ids.js';
@@ -90,7 +91,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
     ...options.serverOptions,
-  }) as unknown as FastifyInstance<RawServerDefault>;
+    // Requests whose body a parser can collect without the stream machinery (src/http/request-body.ts).
+    http: { IncomingMessage: CollectingIncomingMessage, ...(options.serverOptions as { http?: object } | undefined)?.http },
+  } as FastifyServerOptions) as unknown as FastifyInstance<RawServerDefault>;
 
   // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).
   for (const method of METHODS) {
@@ -119,8 +122,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     route.onResponse = prependHook(route.onResponse, recordFor(route.url));
     // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
     if (route.schema?.body) {
-      route.preValidation = prependHook(route.preValidation, async (request: FastifyRequest) => {
+      route.preValidation = prependHook(route.preValidation, (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
         if (request.body === undefined) request.body = {};
+        done();
       });
     }
   });

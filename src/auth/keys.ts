@@ -54,10 +54,29 @@ export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: A
   return { record: (await keys.getKey(id))!, secret };
 }
 
-/** The active key a secret belongs to, or null (unknown format, unknown digest, revoked). */
-export function findActiveKey(keys: KeyStore, secret: string): MaybePromise<ApiKeyRecord | null> {
-  if (!API_KEY_PATTERN.test(secret)) return null;
-  return andThen(keys.findKeyByDigest(digestSecret(secret)), (record) => (record && record.revokedAt === null ? record : null));
+/**
+ * The active key a secret belongs to, or null (unknown format, unknown digest, revoked).
+ * `memo` remembers the last secret and its digest for one caller (a connection), so a client that
+ * sends the same key on every request of a keep-alive connection has it hashed once.
+ */
+export function findActiveKey(keys: KeyStore, secret: string, memo?: DigestMemo): MaybePromise<ApiKeyRecord | null> {
+  let digest: string;
+  if (memo !== undefined && memo.secret === secret) digest = memo.digest;
+  else {
+    if (!API_KEY_PATTERN.test(secret)) return null;
+    digest = digestSecret(secret);
+    if (memo !== undefined) {
+      memo.secret = secret;
+      memo.digest = digest;
+    }
+  }
+  return andThen(keys.findKeyByDigest(digest), (record) => (record && record.revokedAt === null ? record : null));
+}
+
+/** The last secret one connection presented and its digest (see {@link findActiveKey}). */
+export interface DigestMemo {
+  secret: string | null;
+  digest: string;
 }
 
 /** Wire form of a key (never the secret). */

@@ -7,7 +7,7 @@ import { mergeErrorResponses } from '../http/schemas.js';
 import type { ApiKeyRecord } from '../storage/types.js';
 import { andThen, isPromise, type MaybePromise } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
-import { findActiveKey } from './keys.js';
+import { findActiveKey, type DigestMemo } from './keys.js';
 import { costOf, type Area, type Plan } from './plans.js';
 
 /**
@@ -61,6 +61,18 @@ function header(request: FastifyRequest, name: string): string | undefined {
 }
 
 const OWN_HOOK = Symbol('devutil.hook');
+const DIGEST_MEMO = Symbol('devutil.digestMemo');
+
+/**
+ * The connection's memo of its last key and digest: it lives and dies with the socket, so a secret
+ * is only ever remembered for the connection that sent it (no process-wide table of secrets).
+ * Requests without a socket (inject) get none.
+ */
+function digestMemo(request: FastifyRequest): DigestMemo | undefined {
+  const socket = request.raw.socket as (object & { [DIGEST_MEMO]?: DigestMemo }) | null | undefined;
+  if (!socket) return undefined;
+  return (socket[DIGEST_MEMO] ??= { secret: null, digest: '' });
+}
 
 /**
  * `hook` first, then the route's own hooks. Idempotent: Fastify derives HEAD routes from GET
@@ -153,10 +165,10 @@ async function authPlugin(app: FastifyInstance, ctx: AppContext): Promise<void> 
     let found: MaybePromise<ApiKeyRecord | null>;
     if (apiKey !== undefined) {
       // A marketplace-bound key is only valid through its proxy (with its host).
-      found = andThen(findActiveKey(store.keys, apiKey), (key) => (key?.marketplaceHost ? null : key));
+      found = andThen(findActiveKey(store.keys, apiKey, digestMemo(request)), (key) => (key?.marketplaceHost ? null : key));
     } else if (marketKey !== undefined) {
       const host = header(request, 'x-marketplace-host')?.toLowerCase();
-      found = andThen(findActiveKey(store.keys, marketKey), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
+      found = andThen(findActiveKey(store.keys, marketKey, digestMemo(request)), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
     } else {
       if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
         return { key: null, plan: config.plans.plans[config.plans.defaultPlan] };

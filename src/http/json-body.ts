@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DevutilError } from '../errors.js';
+import { readBody } from './request-body.js';
 
 /** JSON request bodies up to 2 MiB (CONTRACT §0). */
 export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
@@ -54,12 +55,17 @@ export function parseJsonBody(text: string): unknown {
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
-    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (_request, body, done) => {
-      try {
-        done(null, parseJsonBody(body as string));
-      } catch (err) {
-        done(err as Error, undefined);
-      }
-    });
+    app.addContentTypeParser(type, (request, payload, done) =>
+      readBody(request.headers, payload, JSON_BODY_LIMIT, (err, body) => {
+        if (err) return done(err, undefined);
+        let parsed: unknown;
+        try {
+          parsed = parseJsonBody(body!.toString('utf8'));
+        } catch (parseErr) {
+          return done(parseErr as Error, undefined);
+        }
+        done(null, parsed);
+      }),
+    );
   }
 }

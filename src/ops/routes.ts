@@ -32,7 +32,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
       produces: ['text/plain'],
       response: { 200: { type: 'string' } },
     },
-  }, async (_request, reply) => {
+  }, (_request, reply) => {
     reply.type(ctx.metrics.registry.contentType);
     return ctx.metrics.render();
   });

@@ -51,7 +51,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const hash = computeHash(decodeBytes(b.data, b.data_encoding, 'data'), b.algorithm, b.encoding);
     return { hash, algorithm: b.algorithm, encoding: b.encoding };
@@ -72,7 +72,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const signature = computeHmac(decodeBytes(b.data, b.data_encoding, 'data'), decodeBytes(b.key, b.key_encoding, 'key'), b.algorithm, b.encoding);
     return { signature, algorithm: b.algorithm, encoding: b.encoding };
@@ -96,7 +96,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         200: { type: 'object', required: ['valid', 'algorithm'], properties: { valid: { type: 'boolean' }, algorithm: { type: 'string' } }, examples: [{ valid: true, algorithm: 'sha256' }] },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const signature = readSignature(b.signature, b.algorithm, b.encoding);
     const valid = verifyHmac(decodeBytes(b.data, b.data_encoding, 'data'), decodeBytes(b.key, b.key_encoding, 'key'), b.algorithm, signature);

@@ -40,7 +40,7 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const result = encodeBase64(decodeBytes(b.data, b.data_encoding, 'data'), { urlSafe: b.url_safe, padding: b.padding });
     return { result, url_safe: b.url_safe, padding: b.padding };
@@ -57,7 +57,7 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         200: { type: 'object', required: ['result', 'result_encoding'], properties: { result: { type: 'string' }, result_encoding: resultEncoding }, examples: [{ result: 'hello world', result_encoding: 'utf8' }] },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const { text, encoding } = encodeBytesOutput(decodeBase64(request.body.data, 'data'));
     return { result: text, result_encoding: encoding };
   });
@@ -88,7 +88,7 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         },
       },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const { text, encoding } = encodeBytesOutput(transcode(b.data, b.format, b.action));
     return { result: text, format: b.format, action: b.action, result_encoding: encoding };

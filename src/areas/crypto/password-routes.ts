@@ -72,7 +72,7 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: verifyPasswordBody,
       response: { 200: verifyPasswordResponse },
     },
-    handler: async (request) => {
+    handler: (request) => {
       const b = request.body as { password: string; hash: string };
       return verifyPassword(b.password, b.hash);
     },
@@ -116,7 +116,7 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       querystring: generateQuery,
       response: { 200: generateResponse },
     },
-    handler: async (request) => {
+    handler: (request) => {
       const q = request.query as GenerateQueryWire;
       const classes = { uppercase: q.uppercase, lowercase: q.lowercase, digits: q.digits, symbols: q.symbols };
       const result = generatePasswords({ length: q.length, count: q.count, classes, excludeAmbiguous: q.exclude_ambiguous, exclude: q.exclude });

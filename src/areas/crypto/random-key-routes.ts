@@ -43,7 +43,7 @@ export default async function randomKeyRoutes(app: FastifyInstance, ctx: AppCont
       querystring: query,
       response: { 200: response },
     },
-  }, async (request) => {
+  }, (request) => {
     const q = request.query;
     const result = generateKeys(q.type, { length: q.length, prefix: q.prefix, count: q.count });
     return { keys: result.keys, key: result.keys[0], type: result.type, length: result.length, entropy_bits: result.entropyBits };

@@ -60,7 +60,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtGenerateBody,
       response: { 200: jwtGenerateResponse },
     },
-    handler: async (request) => {
+    handler: (request) => {
       const b = request.body as JwtGenerateWire;
       const isHmac = JWT_ALGORITHMS[b.algorithm].family === 'hmac';
       const [keyField, other] = isHmac ? ['secret', 'private_key'] : ['private_key', 'secret'];
@@ -99,7 +99,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtVerifyBody,
       response: { 200: jwtVerifyResponse },
     },
-    handler: async (request) => {
+    handler: (request) => {
       const b = request.body as JwtVerifyWire;
       if (b.secret !== undefined && b.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
       if (b.secret === undefined && b.public_key === undefined) {
@@ -126,7 +126,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtDecodeBody,
       response: { 200: jwtDecodeResponse },
     },
-    handler: async (request) => {
+    handler: (request) => {
       try {
         return decodeJwt((request.body as { token: string }).token);
       } catch (err) {

@@ -100,7 +100,7 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
       body: verifyBody,
       response: { 200: verifyResponse },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const secret = decodeBase32(b.secret, 'secret');
     if (secret.length === 0) throw invalidField('secret', 'decodes to no bytes');

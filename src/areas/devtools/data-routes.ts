@@ -31,7 +31,7 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
   app.post<{ Body: MockDataBody }>('/v1/mock-data', {
     config: { area: 'devtools' },
     schema: { summary: 'Generate mock data rows', description: MOCK_DATA_DESCRIPTION, body: mockDataBody, response: { 200: mockDataResponse } },
-  }, async (request) => {
+  }, (request) => {
     const body = request.body;
     const out = generateMockData({
       fields: body.fields,
@@ -54,5 +54,5 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
   app.post<{ Body: ArrayOpsBody }>('/v1/array-ops', {
     config: { area: 'devtools' },
     schema: { summary: 'Sort, deduplicate, intersect, diff, union, chunk, flatten, compact, reverse or sample arrays', description: ARRAY_OPS_DESCRIPTION, body: arrayOpsBody, response: { 200: arrayOpsResponse } },
-  }, async (request) => runArrayOps(request.body.operation, request.body.arrays, request.body.options ?? {}));
+  }, (request) => runArrayOps(request.body.operation, request.body.arrays, request.body.options ?? {}));
 }

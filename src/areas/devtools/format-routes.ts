@@ -57,7 +57,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: numberFormatBody,
       response: { 200: numberFormatResponse },
     },
-  }, async (request) => {
+  }, (request) => {
     const body = request.body;
     const out = formatNumber({ number: body.number, formatType: body.format_type, locale: body.locale, currency: body.currency, decimals: body.decimals });
     return { formatted: out.formatted, original: body.number, locale: out.locale, format_type: body.format_type };
@@ -77,7 +77,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     return formatDate({
       date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,

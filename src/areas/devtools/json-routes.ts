@@ -32,7 +32,7 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
   // Validations with user regexes or large inputs run on worker threads, stopped after the timeout.
   const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_WORKER_TIMEOUT_MS, compileTimeoutMs: 10_000, maxQueue: 64 });
   app.addHook('onClose', () => schemaPool.close());
-  app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, async (request) => {
+  app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, (request) => {
     const { data, expression, legacy_literals: legacyLiterals } = request.body;
     return { result: transformJson(data, expression, { legacyLiterals }), expression };
   });
@@ -46,7 +46,7 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
     return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
   });
 
-  app.post<{ Body: { data: unknown } }>('/v1/json-to-schema', { schema: jsonToSchemaSchema, config: { area: 'devtools' } }, async (request) => {
+  app.post<{ Body: { data: unknown } }>('/v1/json-to-schema', { schema: jsonToSchemaSchema, config: { area: 'devtools' } }, (request) => {
     return { schema: inferSchema(request.body.data) };
   });
 }

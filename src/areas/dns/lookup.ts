@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { invalidField } from '../../errors.js';
+import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { COMMON_DKIM_SELECTORS } from './dkim.js';
 import { withDeadline, type DnsClient } from './dns-client.js';
 import { normalizeDomain, normalizeSelector } from './domain-name.js';
@@ -29,13 +30,14 @@ const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
 /**
  * Look up one record type of a domain (mail checks included) through the given client.
  * NXDOMAIN and NODATA give `records: []`; upstream failures throw 502 `upstream_error`, a lookup
- * slower than `timeoutMs` 504 `upstream_timeout`; bad names and types 422.
+ * slower than `timeoutMs` 504 `upstream_timeout`; bad names and types 422. Answers the cache holds
+ * come back synchronously (no promise); anything that needs a query comes back as a promise.
  *
  * @example
  *   await lookupDns({ domain: 'example.com', type: 'mx' }, client);
  *   // { domain: 'example.com', type: 'MX', records: [{ exchange: 'mx.example.com', priority: 10 }], elapsedMs: 3.1 }
  */
-export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<LookupResult> {
+export function lookupDns(input: LookupInput, client: DnsClient, timeoutMs = LOOKUP_TIMEOUT_MS): MaybePromise<LookupResult> {
   const started = performance.now();
   const type = input.type.toUpperCase() as LookupType;
   if (!Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
@@ -47,9 +49,9 @@ export async function lookupDns(input: LookupInput, client: DnsClient, timeoutMs
   const cached = names.map((at) => client.peek(row.query, at.name));
   const records = cached.every((a) => a !== undefined) && !row.expand
     ? read(cached as unknown[][])
-    : await withDeadline((async () => {
+    : withDeadline((async () => {
       const found = read(await Promise.all(names.map((at) => client.query(row.query, at.name))));
       return row.expand ? row.expand(found, domain, client) : found;
     })(), timeoutMs);
-  return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
+  return andThen(records, (found) => ({ domain, type, records: found, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 }));
 }

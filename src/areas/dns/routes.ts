@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../http/schemas.js';
+import { andThen } from '../../maybe-promise.js';
 import type { DkimRecord } from './dkim.js';
 import type { DmarcRecord } from './dmarc.js';
 import { createDnsClient } from './dns-client.js';
@@ -29,7 +30,10 @@ const schema = {
   response: { 200: lookupResultSchema, ...errorResponses('upstream_error', 'upstream_timeout') },
 };
 
-/** `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app. */
+/**
+ * `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app.
+ * Not async handlers: a cached answer is sent without a promise.
+ */
 export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const client = createDnsClient({ servers: ctx.config.dnsServers, now: ctx.now });
   app.addHook('onClose', async () => client.close());
@@ -37,10 +41,10 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get<{ Querystring: LookupInput }>('/v1/lookup', {
     config: { area: 'dns' },
     schema: { ...schema, summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)', querystring: lookupInputSchema },
-  }, async (request) => toWire(await lookupDns(request.query, client)));
+  }, (request) => andThen(lookupDns(request.query, client), toWire));
 
   app.post<{ Body: LookupInput }>('/v1/devtools/dns-lookup', {
     config: { area: 'dns' },
     schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
-  }, async (request) => toWire(await lookupDns(request.body, client)));
+  }, (request) => andThen(lookupDns(request.body, client), toWire));
 }

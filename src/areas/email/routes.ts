@@ -62,7 +62,7 @@ export default async function emailRoutes(app: FastifyInstance, ctx: AppContext)
       body,
       response: { 200: response },
     },
-  }, async (request) => {
+  }, (request) => {
     const b = request.body;
     const verdict = scoreFormSubmission({
       message: b.message, name: b.name, email: b.email, subject: b.subject, ip: b.ip,

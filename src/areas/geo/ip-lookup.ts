@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { invalidField } from '../../errors.js';
+import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { findGeoRow } from './geo-database.js';
 import { isReservedIp } from './reserved-ranges.js';
 
@@ -24,29 +25,30 @@ const MAPPED_IPV4 = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1
  * answers `reserved: false` and nulls. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is looked up as IPv4.
  *
  * @example
- *   await lookupGeoIp('8.8.8.8');
+ *   await lookupGeoIp('8.8.8.8'); // a plain value once the database is loaded
  *   // { ip: '8.8.8.8', countryCode: 'US', country: 'United States', region: 'California', city: 'Mountain View', latitude: 37.422, longitude: -122.085, reserved: false }
  */
-export async function lookupGeoIp(ip: string): Promise<GeoResult> {
+export function lookupGeoIp(ip: string): MaybePromise<GeoResult> {
   if (ip === '') throw invalidField('ip', 'must not be empty');
   if (ip.includes('%') || !isIP(ip)) throw invalidField('ip', 'must be an IPv4 or IPv6 address');
   const address = unwrapMappedIpv4(ip);
   const family = isIP(address) as 4 | 6;
   const empty = { ip, countryCode: null, country: null, region: null, city: null, latitude: null, longitude: null };
   if (isReservedIp(address, family)) return { ...empty, reserved: true };
-  const row = await findGeoRow(address, family);
-  if (!row) return { ...empty, reserved: false };
-  const countryCode = row.country_code || null;
-  return {
-    ip,
-    countryCode,
-    country: countryCode ? nameCountry(countryCode) : null,
-    region: row.state1 || null,
-    city: row.city || null,
-    latitude: roundCoordinate(row.latitude),
-    longitude: roundCoordinate(row.longitude),
-    reserved: false,
-  };
+  return andThen(findGeoRow(address, family), (row) => {
+    if (!row) return { ...empty, reserved: false };
+    const countryCode = row.country_code || null;
+    return {
+      ip,
+      countryCode,
+      country: countryCode ? nameCountry(countryCode) : null,
+      region: row.state1 || null,
+      city: row.city || null,
+      latitude: roundCoordinate(row.latitude),
+      longitude: roundCoordinate(row.longitude),
+      reserved: false,
+    };
+  });
 }
 
 /** English name of an ISO 3166 code, remembered (there are about 250). */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { lookupGeoIp, type GeoResult } from './ip-lookup.js';
+import { andThen } from '../../maybe-promise.js';
 
 const DESCRIPTION = [
   'Country, region, city and coordinates of an IP address (IPv4 or IPv6), from the DB-IP City Lite database shipped with the service (no network access).',
@@ -54,5 +55,5 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
         },
       },
     },
-  }, async (request) => toWire(await lookupGeoIp(request.query.ip ?? request.ip)));
+  }, (request) => andThen(lookupGeoIp(request.query.ip ?? request.ip), toWire));
 }

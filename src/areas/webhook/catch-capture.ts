@@ -66,34 +66,3 @@ export function buildCapture(raw: RawCapture): CapturedRequestRecord {
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
 }
-
-/**
- * Read a request body the framework did not parse, up to `limit` bytes (413 above, nothing kept).
- *
- * @example
- *   const body = await readRawBody(request.raw, 1024 * 1024);
- */
-export function readRawBody(stream: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(stream.headers['content-length']);
-    if (declared > limit) {
-      stream.resume();
-      reject(new DevutilError('payload_too_large', `The body is larger than ${limit} bytes.`));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stream.removeAllListeners('data');
-        stream.resume();
-        reject(new DevutilError('payload_too_large', `The body is larger than ${limit} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(Buffer.concat(chunks, size)));
-    stream.on('error', reject);
-  });
-}

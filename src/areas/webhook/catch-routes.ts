@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { readBody, readBodyAsync } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
-import { announcesBody, buildCapture, readRawBody } from './catch-capture.js';
+import { announcesBody, buildCapture } from './catch-capture.js';
 import { summaryOf, summaryToWire } from './wire.js';
 
 /**
@@ -57,7 +58,7 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxBodyBytes }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, done));
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(CATCH_HEADERS);
     // The framework answers 415 to a content type it cannot parse (`Content-Type: garbage`); a bin must
@@ -70,7 +71,7 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
   async function capture(request: FastifyRequest, reply: FastifyReply) {
     const { bin_id: binId } = request.params as { bin_id: string };
     let body = request.body;
-    if (!Buffer.isBuffer(body)) body = announcesBody(request.headers) ? await readRawBody(request.raw, config.maxBodyBytes) : EMPTY;
+    if (!Buffer.isBuffer(body)) body = announcesBody(request.headers) ? await readBodyAsync(request.headers, request.raw, config.maxBodyBytes) : EMPTY;
     const record = buildCapture({
       binId,
       method: request.method,

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import type { MockRecord } from '../../storage/types.js';
 import { servedBody } from './mock-wire.js';
@@ -108,7 +109,7 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: config.maxBodyBytes }, (_request, _body, done) => done(null, undefined));
+  app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, (err) => done(err, undefined)));
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(FIXED_HEADERS);
     // An unparseable content type would get 415; a mock ignores the body, whatever its type.
