@@ -2,12 +2,12 @@
 // against GET /healthz of the same service in the same run. Targets: JMESPath (json-transform),
 // number-format and array-ops >= 60% of /healthz; a repeated JSON Schema validation >= 50% (compile cache).
 // A tool whose route does not answer 200 in this build is skipped and listed as such.
-// Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=8 by default]
-import { readFileSync } from 'node:fs';
+// Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3; BENCH_PIN=0 runs unpinned]
 import { loadavg } from 'node:os';
-import { measure, ratio, startService, writeResults } from './lib.mjs';
+import { pairedWithHealthz, startService, writeResults } from './lib.mjs';
 
-const duration = Number(process.env.BENCH_SECONDS ?? 8);
+const duration = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10); // other work on the host skews every figure
 
 const people = [
@@ -80,33 +80,19 @@ try {
     else available.push(tool);
   }
 
-  // Besides requests/s (skewed by whatever else runs on the host), record the service's own CPU time per
-  // request, read from /proc: on a quiet host throughput is bounded by it, so its ratio to /healthz is
-  // the load-independent figure.
-  const cpuMs = () => {
-    const fields = readFileSync(`/proc/${service.process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in 100 Hz ticks
-  };
-  const run = async (options) => {
-    await measure({ ...options, duration: 2, warmup: 0 }); // warm-up, not recorded
-    const before = cpuMs();
-    const row = await measure({ ...options, duration, warmup: 0 });
-    row.service_cpu_us_per_req = Math.round(((cpuMs() - before) * 1000) / Math.max(1, row.rps * duration));
-    return row;
-  };
-  const rows = [await run({ url: `${service.url}/healthz`, title: 'GET /healthz' })];
-  // Reference: authentication alone (key lookup, rate limit; no credit), to show what every tool call pays before its work.
-  rows.push(await run({ url: `${service.url}/v1/account`, headers, title: 'GET /v1/account (auth only, reference)' }));
-  for (const tool of available) {
-    rows.push(await run({ url: `${service.url}${tool.path}`, method: 'POST', headers, body: tool.body, title: tool.title }));
-    checkAlive(tool.title);
-  }
-  const healthz = rows[0].rps;
-  const healthzCpu = rows[0].service_cpu_us_per_req;
-  for (const r of rows) {
-    r.pct_of_healthz = ratio(r.rps, healthz);
-    r.cpu_pct_of_healthz = ratio(healthzCpu, r.service_cpu_us_per_req);
-  }
+  // The machine may be shared: every case runs in rounds, each right after a GET /healthz run of the
+  // same process; per case the median ratio, by requests/s and by the service's CPU per request.
+  const rows = await pairedWithHealthz({
+    service,
+    rounds,
+    duration,
+    cases: [
+      // Reference: authentication alone (key lookup, rate limit; no credit), what every tool call pays before its work.
+      { title: 'GET /v1/account (auth only, reference)', path: '/v1/account', headers },
+      ...available.map((tool) => ({ title: tool.title, path: tool.path, headers, body: tool.body })),
+    ],
+  });
+  checkAlive('the last tool');
   const verdicts = TOOLS.filter((t) => t.target).map((t) => {
     const row = rows.find((r) => r.title === t.title);
     if (!row) return `${t.title}: SKIPPED, route not available in this build`;
@@ -116,7 +102,7 @@ try {
   for (const title of skipped) if (!TOOLS.find((t) => t.title === title).target) verdicts.push(`${title}: SKIPPED, route not available in this build`);
   writeResults('devtools', {
     load_average_at_start: loadAtStart,
-    note: 'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key; each devtools call also records its credit use), 50 connections, autocannon in this process; small JSON bodies.',
+    note: `${rounds} rounds of ${duration} s per case, each right after a ${duration} s GET /healthz run; pct_of_healthz and cpu_pct_of_healthz are the medians of those paired ratios. One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key; each devtools call also records its credit use), 50 connections, autocannon in this process; small JSON bodies.`,
     rows,
     skipped,
     verdicts,

@@ -1,17 +1,53 @@
 // Shared benchmark helpers: start the built service or a bare node:http baseline in child processes
 // (so the load generator in this process does not share their event loop), measure with autocannon,
 // and write results to bench/results/<name>.json and .md.
+//
+// CPU pinning (on unless BENCH_PIN=0): on a machine with 2+ CPUs and `taskset`, every server under
+// test runs on the last CPU and this process (autocannon) on the others, so the two never compete
+// for one core. Unpinned on this 2-vCPU VM, the same build measured up to 35% apart from one process
+// start to the next, depending on where the scheduler put it; pinned, rounds agree within a few %.
+// Pinning is the conservative choice for the service: its garbage collector and compiler threads
+// share its one core instead of borrowing the load generator's, which a bare server hardly needs.
+// scale.mjs, which runs several service processes, starts them unpinned.
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+const cpuCount = cpus().length;
+/** CPUs for the servers and for the load generator, or null when pinning is off or impossible. */
+export const PINNING =
+  process.env.BENCH_PIN !== '0' && cpuCount >= 2 && spawnSync('taskset', ['-V']).status === 0
+    ? { server: String(cpuCount - 1), load: cpuCount === 2 ? '0' : `0-${cpuCount - 2}` }
+    : null;
+let loadPinned = false;
+
+/**
+ * Spawn `node <args>` as a server under test: pinned to the server CPU (and this process, every
+ * thread of it, to the others) when {@link PINNING} is on and `pin` is not false.
+ */
+export function spawnServer(args, options, { pin = true } = {}) {
+  if (!pin || !PINNING) return spawn(process.execPath, args, options);
+  if (!loadPinned) {
+    spawnSync('taskset', ['-a', '-p', '-c', PINNING.load, String(process.pid)]);
+    loadPinned = true;
+  }
+  return spawn('taskset', ['-c', PINNING.server, process.execPath, ...args], options);
+}
+
+/** The pinning sentence for a results note. */
+export function pinningNote() {
+  return PINNING
+    ? `Servers pinned to CPU ${PINNING.server}, the load generator to CPU ${PINNING.load} (taskset).`
+    : 'No CPU pinning.';
+}
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
@@ -56,9 +92,9 @@ function stopper(child) {
  * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
  * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to the service's node.
  */
-export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean) } = {}) {
+export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true } = {}) {
   const port = env.PORT ?? (await freePort());
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/src/cli/main.js'), 'serve'], {
+  const child = spawnServer([...nodeArgs, join(root, 'dist/src/cli/main.js'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -70,7 +106,7 @@ export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NOD
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }, { pin });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   let log = '';
@@ -96,15 +132,15 @@ export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NOD
 }
 
 /** A bare node:http server answering a JSON body of `bodyBytes` bytes: the baseline. */
-export async function startBareServer({ bodyBytes = 16 } = {}) {
-  const child = spawn(process.execPath, [join(here, 'bare-server.mjs')], {
+export async function startBareServer({ bodyBytes = 16, pin = true } = {}) {
+  const child = spawnServer([join(here, 'bare-server.mjs')], {
     env: { ...process.env, BODY_BYTES: String(bodyBytes) },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }, { pin });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   const [, port] = await waitForLine(child, /PORT (\d+)/, 'bare server');
-  return { url: `http://127.0.0.1:${port}`, stop: stopper(child) };
+  return { url: `http://127.0.0.1:${port}`, process: child, stop: stopper(child) };
 }
 
 /** One autocannon run; numbers rounded for the results table. */
@@ -135,14 +171,14 @@ export async function measure({ url, method = 'GET', headers = {}, body, connect
 export function writeResults(name, results) {
   const dir = join(here, 'results');
   mkdirSync(dir, { recursive: true });
-  const stamped = { name, date: new Date().toISOString(), node: process.version, cpus: 2, ...results };
+  const stamped = { name, date: new Date().toISOString(), node: process.version, cpus: cpuCount, pinning: PINNING, ...results };
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(stamped, null, 2) + '\n');
   const rows = results.rows ?? [];
   const cols = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const md = [
     `# ${name}`,
     '',
-    `${stamped.date}, Node ${process.version}. ${results.note ?? ''}`,
+    `${stamped.date}, Node ${process.version}. ${results.note ?? ''} ${results.pinned === false ? 'No CPU pinning.' : pinningNote()}`,
     '',
     `| ${cols.join(' | ')} |`,
     `| ${cols.map(() => '---').join(' | ')} |`,
@@ -179,4 +215,65 @@ export async function alternate(rounds, measurements) {
     for (const [name, run] of Object.entries(measurements)) runs[name].push(await run(round));
   }
   return runs;
+}
+
+/** User + system CPU time a process has used so far, in microseconds (/proc/<pid>/stat fields 14 and 15, 100 Hz ticks). */
+export function readCpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Measure every case against GET /healthz of the same service: in each of `rounds` rounds, /healthz
+ * runs right before each case, so every ratio compares two neighbouring runs of one process; per case
+ * the row keeps the median ratios, by requests/s and by the service's CPU time per request.
+ * A case is `{ title, path, method?, headers?, body? }`; the first row is /healthz itself.
+ */
+export async function pairedWithHealthz({ service, cases, rounds, duration, connections = 50 }) {
+  const timed = async (c) => {
+    const options = { url: `${service.url}${c.path}`, method: c.method ?? (c.body ? 'POST' : 'GET'), headers: c.headers ?? {}, body: c.body, title: c.title, connections };
+    await measure({ ...options, duration: 1, warmup: 0 });
+    const before = readCpuMicros(service.process.pid);
+    const r = await measure({ ...options, duration, warmup: 0 });
+    return { ...r, cpu_us_per_req: Math.round((readCpuMicros(service.process.pid) - before) / Math.max(1, r.rps * duration)) };
+  };
+  const healthz = { title: 'GET /healthz', path: '/healthz' };
+  const healthRuns = [];
+  const rows = [];
+  for (const c of cases) {
+    const pairs = [];
+    for (let round = 0; round < rounds; round++) {
+      const h = await timed(healthz);
+      const r = await timed(c);
+      healthRuns.push(h);
+      pairs.push({ r, rpsPct: ratio(r.rps, h.rps), cpuPct: ratio(h.cpu_us_per_req, r.cpu_us_per_req) });
+    }
+    rows.push({
+      title: c.title,
+      rps: median(pairs.map((p) => p.r.rps)),
+      p50_ms: median(pairs.map((p) => p.r.p50_ms)),
+      p99_ms: median(pairs.map((p) => p.r.p99_ms)),
+      non2xx: pairs.reduce((n, p) => n + p.r.non2xx, 0),
+      errors: pairs.reduce((n, p) => n + p.r.errors, 0),
+      service_cpu_us_per_req: median(pairs.map((p) => p.r.cpu_us_per_req)),
+      pct_of_healthz: median(pairs.map((p) => p.rpsPct)),
+      cpu_pct_of_healthz: median(pairs.map((p) => p.cpuPct)),
+      pct_per_round: pairs.map((p) => p.rpsPct).join(' / '),
+    });
+  }
+  rows.unshift({
+    title: healthz.title,
+    rps: median(healthRuns.map((r) => r.rps)),
+    p50_ms: median(healthRuns.map((r) => r.p50_ms)),
+    p99_ms: median(healthRuns.map((r) => r.p99_ms)),
+    non2xx: healthRuns.reduce((n, r) => n + r.non2xx, 0),
+    errors: healthRuns.reduce((n, r) => n + r.errors, 0),
+    service_cpu_us_per_req: median(healthRuns.map((r) => r.cpu_us_per_req)),
+    pct_of_healthz: 100,
+    cpu_pct_of_healthz: 100,
+    pct_per_round: '',
+  });
+  return rows;
 }

@@ -32,15 +32,15 @@ async function catchLoad(urls, binId, title) {
 }
 
 const rows = [];
-const sqlite = await startService();
+const sqlite = await startService({ pin: false });
 try {
   rows.push(await catchLoad([sqlite.url], await newBin(sqlite), 'SQLite, 1 process'));
 } finally {
   await sqlite.stop();
 }
 const env = { STORE: 'redis', REDIS_URL: redisUrl, BIN_MAX_REQUESTS: '1000' };
-const first = await startService({ env });
-const second = await startService({ env });
+const first = await startService({ env, pin: false });
+const second = await startService({ env, pin: false });
 try {
   const binId = await newBin(first);
   rows.push(await catchLoad([first.url], binId, 'Redis, 1 process'));
@@ -50,6 +50,7 @@ try {
 }
 const base = rows[0].rps;
 writeResults('scale', {
+  pinned: false,
   note: `POST /v1/catch/{bin} with a 1 KB JSON body, 50 connections in all, ${duration} s each, LOG_LEVEL=warn, on a 2-core machine where the load generator shares the cores.`,
   rows: rows.map((r) => ({ ...r, pct_of_sqlite: ratio(r.rps, base) })),
   verdicts: [`Redis 2 processes vs 1: ${ratio(rows[2].rps, rows[1].rps)}%`],

@@ -5,10 +5,9 @@
 //  2. 1000 concurrent requests to mocks with delay_ms 1000, all answered in under 1.5 s, measured
 //     on 1000 new connections (cold) and on 1000 connections opened beforehand (warm).
 // Run: npm run build && (cd bench && npm install && node webhook-mocks.mjs)
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { measure, ratio, startService, writeResults } from './lib.mjs';
+import { measure, ratio, spawnServer, startService, writeResults } from './lib.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -26,7 +25,7 @@ function cpuSeconds(pid) {
 
 /** The lib's bare node:http baseline, started here so its pid (for CPU time) is known. */
 async function startBare(bodyBytes) {
-  const child = spawn(process.execPath, [new URL('./bare-server.mjs', import.meta.url).pathname], {
+  const child = spawnServer([new URL('./bare-server.mjs', import.meta.url).pathname], {
     env: { ...process.env, BODY_BYTES: String(bodyBytes) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -34,7 +34,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
  * Keys such as `__proto__` stay ordinary own properties: JSON.parse never touches prototypes.
  */
 export function parseJsonBody(text: string): unknown {
-  if (text.trim() === '') return undefined;
+  // Only text that starts with whitespace can be all whitespace: no trimmed copy of every body.
+  if (text.length === 0 || (text.charCodeAt(0) <= 32 && text.trim() === '')) return undefined;
   // Nesting deeper than the limit needs more opening brackets than that: shorter text needs no scan.
   if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
     throw new DevutilError('validation_error', `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels.`, {

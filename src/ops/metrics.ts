@@ -6,8 +6,7 @@ export interface Metrics {
   registry: Registry;
   /** Requests and latency per route (plain counters on the hot path). */
   requests: RequestMetrics;
-  creditsSpent: Counter<'area'>;
-  /** Count credits charged in an area (label child cached per area). */
+  /** Count credits charged in an area (a plain number per area, read when /metrics is scraped). */
   spend(area: string, credits: number): void;
   /** The whole `/metrics` document. */
   render(): Promise<string>;
@@ -16,21 +15,23 @@ export interface Metrics {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   const requests = createRequestMetrics();
-  const creditsSpent = new Counter({
+  const spentIn = new Map<string, number>();
+  new Counter({
     name: 'devutil_credits_spent_total',
     help: 'Credits charged for successful metered calls, by area.',
     labelNames: ['area'],
     registers: [registry],
+    // Filled at scrape time: a labelled prom-client increment per metered call cost more than the call's bookkeeping.
+    collect() {
+      this.reset();
+      for (const [area, credits] of spentIn) this.labels({ area }).inc(credits);
+    },
   });
-  const spentIn = new Map<string, { inc(n: number): void }>();
   return {
     registry,
     requests,
-    creditsSpent,
     spend(area, credits) {
-      let child = spentIn.get(area);
-      if (!child) spentIn.set(area, (child = creditsSpent.labels({ area })));
-      child.inc(credits);
+      spentIn.set(area, (spentIn.get(area) ?? 0) + credits);
     },
     async render() {
       return requests.render() + (await registry.metrics());
