@@ -2,7 +2,7 @@
 // against GET /healthz of the same service in the same run. Targets: JMESPath (json-transform),
 // number-format and array-ops >= 60% of /healthz; a repeated JSON Schema validation >= 50% (compile cache).
 // A tool whose route does not answer 200 in this build is skipped and listed as such.
-// Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3; BENCH_PIN=0 runs unpinned]
+// Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3; BENCH_PIN=1 pins the service to its own CPU]
 import { loadavg } from 'node:os';
 import { pairedWithHealthz, startService, writeResults } from './lib.mjs';
 

@@ -2,13 +2,13 @@
 // (so the load generator in this process does not share their event loop), measure with autocannon,
 // and write results to bench/results/<name>.json and .md.
 //
-// CPU pinning (on unless BENCH_PIN=0): on a machine with 2+ CPUs and `taskset`, every server under
-// test runs on the last CPU and this process (autocannon) on the others, so the two never compete
-// for one core. Unpinned on this 2-vCPU VM, the same build measured up to 35% apart from one process
-// start to the next, depending on where the scheduler put it; pinned, rounds agree within a few %.
-// Pinning is the conservative choice for the service: its garbage collector and compiler threads
-// share its one core instead of borrowing the load generator's, which a bare server hardly needs.
-// scale.mjs, which runs several service processes, starts them unpinned.
+// CPU pinning (BENCH_PIN=1; off by default): on a machine with 2+ CPUs and `taskset`, every server
+// under test runs on the last CPU and this process (autocannon) on the others. Pinned, figures of one
+// build agree better from one process start to the next (unpinned, the same build measured up to 35%
+// apart on this 2-vCPU VM), which suits comparing two builds. The verdicts are measured unpinned, as
+// the service is deployed: a pinned service also loses the second core its garbage collector and
+// compiler threads use, and 1000 new connections at once queue on its one core.
+// scale.mjs, which runs several service processes, never pins them.
 import autocannon from 'autocannon';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +24,7 @@ export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const cpuCount = cpus().length;
 /** CPUs for the servers and for the load generator, or null when pinning is off or impossible. */
 export const PINNING =
-  process.env.BENCH_PIN !== '0' && cpuCount >= 2 && spawnSync('taskset', ['-V']).status === 0
+  process.env.BENCH_PIN === '1' && cpuCount >= 2 && spawnSync('taskset', ['-V']).status === 0
     ? { server: String(cpuCount - 1), load: cpuCount === 2 ? '0' : `0-${cpuCount - 2}` }
     : null;
 let loadPinned = false;

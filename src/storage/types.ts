@@ -138,7 +138,8 @@ export type MockPatch = Partial<Omit<MockRecord, 'id' | 'ownerKeyId' | 'createdA
 
 export interface MockStore {
   createMock(mock: MockRecord): Promise<void>;
-  getMock(id: string, now: number): Promise<MockRecord | null>;
+  /** A live mock (a copy: changing it changes nothing stored); a store that has it in memory answers without a promise. */
+  getMock(id: string, now: number): MaybePromise<MockRecord | null>;
   /** The owner's live mocks, newest first. */
   listMocks(ownerKeyId: string, page: Page, now: number): Promise<PageOf<MockRecord>>;
   /** Applies the patch to a live mock; returns the updated record or null when missing/expired. */

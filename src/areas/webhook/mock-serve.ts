@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
+import { andThen } from '../../maybe-promise.js';
 import type { MockRecord } from '../../storage/types.js';
 import { servedBody } from './mock-wire.js';
 
@@ -79,7 +80,7 @@ function allowedMethods(mock: MockRecord): string[] | null {
   return mock.method === 'GET' ? ['GET', 'HEAD'] : [mock.method];
 }
 
-function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord): FastifyReply {
+function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord, encodedBody: (mock: MockRecord) => Buffer): FastifyReply {
   let status = mock.statusCode;
   if (status < 200) {
     const interim = INTERIM_WRITERS[status];
@@ -96,7 +97,27 @@ function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord
   reply.headers(FIXED_HEADERS);
   if (BODYLESS_STATUSES.has(status)) return reply.send();
   // A Buffer keeps the content type exactly as configured (a string would get "; charset=utf-8").
-  return reply.send(Buffer.from(servedBody(mock), 'utf8'));
+  return reply.send(encodedBody(mock));
+}
+
+/**
+ * The UTF-8 bytes of served bodies, kept per mock while its body text stays the same (bodies up to
+ * 8 KiB, the last 1000 mocks served: 8 MiB at most), so a hit does not encode the body again.
+ * The Buffer is never written to, so one serves every hit.
+ */
+function bodyEncoder(): (mock: MockRecord) => Buffer {
+  const kept = new Map<string, { text: string; bytes: Buffer }>();
+  return (mock) => {
+    const text = servedBody(mock);
+    const entry = kept.get(mock.id);
+    if (entry && entry.text === text) return entry.bytes;
+    const bytes = Buffer.from(text, 'utf8');
+    if (bytes.length <= 8 * 1024) {
+      if (kept.size >= 1000) kept.delete(kept.keys().next().value!);
+      kept.set(mock.id, { text, bytes });
+    }
+    return bytes;
+  };
 }
 
 /**
@@ -117,21 +138,31 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
     done();
   });
 
-  async function serve(request: FastifyRequest, reply: FastifyReply) {
+  const encodedBody = bodyEncoder();
+  /** Count the hit (committed before the answer leaves), then answer. */
+  const hitAndSend = (request: FastifyRequest, reply: FastifyReply, mock: MockRecord) =>
+    store.mocks.recordMockHit(mock.id, now()).then((count) => {
+      if (count === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);
+      return sendMock(request, reply, mock, encodedBody);
+    });
+
+  // Not async: a mock the store holds in memory is found without a promise; only the hit is awaited.
+  function serve(request: FastifyRequest, reply: FastifyReply) {
     const { mock_id: mockId } = request.params as { mock_id: string };
-    const mock = await store.mocks.getMock(mockId, now());
-    if (!mock || !matchesPath(mock, request.raw.url ?? request.url)) throw new DevutilError('not_found', `No mock at ${request.url.split('?')[0]}.`);
-    const allowed = allowedMethods(mock);
-    if (allowed && !allowed.includes(request.method)) {
-      throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
-    }
-    if (mock.delayMs > 0 && !(await waitUnlessGone(reply.raw, mock.delayMs))) {
-      // The client is gone: nothing to send, nothing counted.
-      reply.hijack();
-      return;
-    }
-    if ((await store.mocks.recordMockHit(mock.id, now())) === null) throw new DevutilError('not_found', `No mock ${mockId}.`);
-    return sendMock(request, reply, mock);
+    return andThen(store.mocks.getMock(mockId, now()), (mock) => {
+      if (!mock || !matchesPath(mock, request.raw.url ?? request.url)) throw new DevutilError('not_found', `No mock at ${request.url.split('?')[0]}.`);
+      const allowed = allowedMethods(mock);
+      if (allowed && !allowed.includes(request.method)) {
+        throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
+      }
+      if (mock.delayMs === 0) return hitAndSend(request, reply, mock);
+      return waitUnlessGone(reply.raw, mock.delayMs).then((stillThere) => {
+        if (stillThere) return hitAndSend(request, reply, mock);
+        // The client is gone: nothing to send, nothing counted.
+        reply.hijack();
+        return undefined;
+      });
+    });
   }
 
   const schema = {

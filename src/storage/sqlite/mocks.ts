@@ -141,7 +141,7 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
         created_at: mock.createdAt, hit_count: mock.hitCount })),
     getMock: (id, now) => {
       const cached = cache.get(id);
-      if (cached && cached.expiresAt > now) return Promise.resolve({ ...cached });
+      if (cached && cached.expiresAt > now) return { ...cached };
       return run(() => {
         const row = get.get(id, now);
         if (!row) {
