@@ -1,4 +1,4 @@
-import { METHODS } from 'node:http';
+import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import authPlugin, { prependHook } from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
@@ -17,7 +17,9 @@ import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { CollectingIncomingMessage } from './http/request-body.js';
 import { registerOpenApi } from './http/openapi.js';
+import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
+import { requestRecorder } from './http/request-record.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -68,18 +70,20 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const { config } = options;
   const now = options.now ?? Date.now;
   const store: Store = { ...options.store, keys: withKeyCache(options.store.keys, now) };
-  const ctx: AppContext = { config, store, now, metrics: createMetrics() };
   const nextRequestId = requestIds();
+  const requestId = (req: IncomingMessage) => {
+    const given = req.headers['x-request-id'];
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
+  };
+  const fastRoutes: FastRoute[] = [];
   const app = Fastify({
     logger: options.logger ?? false,
     ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     // One line per request, written by our onResponse hook (no body, no key).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
-    },
+    genReqId: requestId,
+    serverFactory: fastPathServer(fastRoutes),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: 'ignore',
@@ -102,18 +106,18 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerValidators(app);
   registerJsonBodyParser(app);
 
+  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, logRequests };
+
   // Callback-style hooks and route data bound at registration: these run on every request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
-  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const recordFor = (route: string) => {
-    const series = ctx.metrics.requests.series(route);
+    const record = requestRecorder(ctx.metrics, route, logRequests);
     return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      const ms = reply.elapsedTime;
-      ctx.metrics.requests.observe(series, request.method, reply.statusCode, ms / 1000);
-      if (logRequests) request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
+      record(request.method, reply.statusCode, reply.elapsedTime, request.log);
       done();
     };
   };

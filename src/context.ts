@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
+import type { FastRoute } from './http/fast-path.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Store } from './storage/types.js';
 
@@ -9,4 +11,10 @@ export interface AppContext {
   /** Epoch milliseconds; tests inject a controllable clock. */
   now: () => number;
   metrics: Metrics;
+  /** The request's id: a valid incoming X-Request-Id, else a new one (as Fastify's `genReqId`). */
+  requestId: (req: IncomingMessage) => string;
+  /** Routes answered before the router (src/http/fast-path.ts); area plugins add theirs. */
+  fastRoutes: FastRoute[];
+  /** Whether every finished request is logged at info level. */
+  logRequests: boolean;
 }

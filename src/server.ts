@@ -22,6 +22,13 @@ export const SERVER_TIMEOUTS = {
   shutdownGraceMs: 35_000,
 };
 
+/**
+ * Connections the kernel may hold complete but not yet accepted. Node's default (511) drops the
+ * handshakes of a burst of 1000 new clients past it, and each dropped one is retried only after
+ * a 1 s SYN timeout; the kernel caps this at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** On an empty key store, create one key on the default plan and print it once. */
 async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
   if ((await store.keys.countKeys()) > 0) return;
@@ -50,7 +57,7 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   });
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
   app.addHook('onClose', async () => store.close());
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 
   let stopping = false;
   const stop = (signal: string) => {

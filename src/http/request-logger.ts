@@ -42,6 +42,16 @@ class LazyRequestLogger {
   silent(): void {}
 }
 
+/**
+ * A request logger with `bindings` that makes its pino child only if something is logged.
+ *
+ * @example
+ *   lazyRequestLogger(app.log, { reqId: 'abc-1' }).error({ err }, 'request failed');
+ */
+export function lazyRequestLogger(parent: FastifyBaseLogger, bindings: Record<string, unknown>): FastifyBaseLogger {
+  return new LazyRequestLogger(parent, bindings, {}) as unknown as FastifyBaseLogger;
+}
+
 /** Fastify `childLoggerFactory`: a {@link LazyRequestLogger} per request. */
 export const lazyChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = function (logger, bindings, options) {
   return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { createMock as createMockVia, hitCount as hitCountVia } from './mock-helpers.js';
 
 interface Answer {
@@ -173,5 +173,94 @@ describe('mock serving at shutdown', () => {
     assert.equal(answer.body, 'finished');
     assert.equal((await t.store.mocks.getMock(id, t.clock.now()))?.hitCount, 1);
     await t.store.close();
+  });
+});
+
+describe('mock serving: the pre-router fast route and the Fastify route answer alike', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await buildTestApp();
+    base = await listenOnLoopback(t.app);
+  });
+  after(() => t.close());
+
+  /** What a client sees, less the headers that differ per response (date, connection). */
+  const comparable = (status: number, headers: Record<string, unknown>, body: string) => {
+    const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+    return { status, headers: rest, body };
+  };
+  /** The same request over a socket (fast route) and through inject() (Fastify's router). */
+  async function both(path: string, method = 'GET') {
+    const headers = { 'x-request-id': 'same-id-1' };
+    const wire = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      http.request(`${base}${path}`, { method, agent: false, headers }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      }).on('error', reject).end();
+    });
+    const injected = await t.app.inject({ method: method as 'GET', url: path, headers });
+    return { wire: comparable(wire.status, wire.headers, wire.body), injected: comparable(injected.statusCode, injected.headers, injected.body) };
+  }
+
+  it('same status, headers and body for served mocks and for every error', async () => {
+    const custom = await createMockVia(t, { status_code: 201, headers: { 'x-custom': 'yes', 'access-control-allow-origin': 'https://a.example' }, body: '{"ok":true}', content_type: 'application/json' });
+    const onlyPost = await createMockVia(t, { method: 'POST', body: 'p' });
+    const onPath = await createMockVia(t, { path: '/orders/1', body: 'order' });
+    const informational = await createMockVia(t, { status_code: 102, body: 'after processing' });
+    const empty = await createMockVia(t, { status_code: 204, body: 'never sent' });
+    const cases: Array<[string, string, number]> = [
+      [`/v1/mock/${custom}`, 'GET', 201],
+      [`/v1/mock/${custom}/any/sub?q=1`, 'GET', 201],
+      [`/v1/mock/${custom}`, 'HEAD', 201],
+      [`/v1/mock/${onlyPost}`, 'GET', 405],
+      [`/v1/mock/${onPath}/orders/1`, 'GET', 200],
+      [`/v1/mock/${onPath}/orders/2`, 'GET', 404],
+      [`/v1/mock/${informational}`, 'GET', 200],
+      [`/v1/mock/${empty}`, 'GET', 204],
+      ['/v1/mock/mock_doesNotExist0000000000', 'GET', 404],
+    ];
+    for (const [path, method, status] of cases) {
+      const { wire, injected } = await both(path, method);
+      assert.equal(wire.status, status, `${method} ${path}`);
+      assert.deepEqual(wire, injected, `${method} ${path}`);
+      assert.equal(wire.headers['x-request-id'], 'same-id-1');
+      assert.equal(wire.headers['x-content-type-options'], 'nosniff');
+      assert.equal(wire.headers['content-security-policy'], 'sandbox');
+    }
+  });
+
+  it('fast-route requests are counted in /metrics under the route pattern', async () => {
+    const id = await createMockVia(t, { body: 'm' });
+    const count = async (route: string) => {
+      const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
+      const line = text.split('\n').find((l) => l.startsWith(`devutil_http_requests_total{method="GET",route="${route}",status="200"}`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const before = [await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*')];
+    await call(`${base}/v1/mock/${id}`);
+    await call(`${base}/v1/mock/${id}/sub`);
+    await call(`${base}/v1/mock/${id}/sub/2`);
+    assert.deepEqual([await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*')], [before[0] + 1, before[1] + 2]);
+  });
+
+  it('a request with a body goes through the router: over MAX_BODY_BYTES is 413 with the serving headers', async () => {
+    const id = await createMockVia(t, { body: 'm' });
+    const big = 'x'.repeat(t.config.maxBodyBytes + 1);
+    const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+      const req = http.request(`${base}/v1/mock/${id}`, { method: 'POST', agent: false, headers: { 'content-type': 'text/plain' } }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end(big);
+    });
+    assert.equal(answer.status, 413);
+    assert.equal(JSON.parse(answer.body).code, 'payload_too_large');
+    assert.equal(answer.headers['x-content-type-options'], 'nosniff');
+    assert.equal(await hitCountVia(t, id), 0);
   });
 });

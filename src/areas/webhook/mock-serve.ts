@@ -1,27 +1,17 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { DevutilError } from '../../errors.js';
+import type { FastRoute } from '../../http/fast-path.js';
 import { readBody } from '../../http/request-body.js';
+import { requestRecorder } from '../../http/request-record.js';
+import { lazyRequestLogger } from '../../http/request-logger.js';
 import { errorResponses } from '../../http/schemas.js';
-import { andThen } from '../../maybe-promise.js';
-import type { MockRecord } from '../../storage/types.js';
-import { servedBody } from './mock-wire.js';
+import { announcesBody } from './catch-capture.js';
+import { createMockResponder, FIXED_HEADERS, type MockExchange } from './mock-responder.js';
 
-/** Sent on every serving response, errors included; a mock's own headers cannot replace them. */
-const FIXED_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' };
 const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-const BODYLESS_STATUSES = new Set([204, 304]);
-
-/** Interim (1xx) responses Node can send safely before the final one, by configured status. */
-const INTERIM_WRITERS: Record<number, (res: ServerResponse, mock: MockRecord) => void> = {
-  100: (res) => res.writeContinue(),
-  102: (res) => res.writeProcessing(),
-  // Node sends Early Hints only with a Link header; without one the mock sends only the final 200.
-  103: (res, mock) => {
-    if (mock.headers.link) res.writeEarlyHints({ link: mock.headers.link, 'x-mock-id': mock.id });
-  },
-};
+const PREFIX = '/v1/mock/';
+/** Ids the fast route takes as they are (Fastify's router decodes anything else); 256 = maxParamLength. */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,256}$/;
 
 const DESCRIPTION = `No key needed: the mock id is the capability. Answers every method (unless the mock sets \`method\`:
 others get 405 with \`Allow\`; a GET mock also answers HEAD) at the base path and every sub-path (unless the mock sets
@@ -42,127 +32,57 @@ only that final 200.
 cleared, nothing is sent and the request is not counted. \`hit_count\` is incremented just before each response is
 sent, so it is exact as soon as the response arrives. Unknown, deleted and expired mocks answer 404.`;
 
-/** Wait `ms`, unless the client goes away first; resolves false then (the timer is cleared). */
-function waitUnlessGone(res: ServerResponse, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      res.off('close', onClose);
-      resolve(true);
-    }, ms);
-    res.once('close', onClose);
-  });
-}
-
-/** The part of the raw URL after `/v1/mock/{mock_id}`, without the query (`""` for the base path). */
-function subPathOf(url: string): string {
-  const rest = url.split('?')[0].slice('/v1/mock/'.length);
-  const slash = rest.indexOf('/');
-  return slash === -1 ? '' : rest.slice(slash);
-}
-
-function matchesPath(mock: MockRecord, url: string): boolean {
-  if (mock.path === null) return true;
-  const sub = subPathOf(url);
-  if (sub === mock.path) return true;
-  try {
-    return decodeURIComponent(sub) === mock.path;
-  } catch {
-    return false;
-  }
-}
-
-function allowedMethods(mock: MockRecord): string[] | null {
-  if (mock.method === null) return null;
-  return mock.method === 'GET' ? ['GET', 'HEAD'] : [mock.method];
-}
-
-function sendMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord, encodedBody: (mock: MockRecord) => Buffer): FastifyReply {
-  let status = mock.statusCode;
-  if (status < 200) {
-    const interim = INTERIM_WRITERS[status];
-    if (interim && request.raw.httpVersion === '1.1' && request.raw.socket?.writable) interim(reply.raw, mock);
-    reply.header('x-mock-status', String(status));
-    status = 200;
-  }
-  reply.status(status);
-  if (!('access-control-allow-origin' in mock.headers)) reply.header('access-control-allow-origin', '*');
-  // Straight onto the response, whose header map has no prototype: a header named `__proto__` is sent too.
-  for (const [name, value] of Object.entries(mock.headers)) if (name !== 'content-type') reply.raw.setHeader(name, value);
-  reply.header('content-type', mock.contentType);
-  reply.header('x-mock-id', mock.id);
-  reply.headers(FIXED_HEADERS);
-  if (BODYLESS_STATUSES.has(status)) return reply.send();
-  // A Buffer keeps the content type exactly as configured (a string would get "; charset=utf-8").
-  return reply.send(encodedBody(mock));
-}
-
 /**
- * The UTF-8 bytes of served bodies, kept per mock while its body text stays the same (bodies up to
- * 8 KiB, the last 1000 mocks served: 8 MiB at most), so a hit does not encode the body again.
- * The Buffer is never written to, so one serves every hit.
+ * The pre-router route for mock serving: a request without a body to `/v1/mock/{id}[/...]` with a
+ * plain id goes straight to the responder (metrics and the request log line as for any route).
+ * Requests with a body, and ids the router would decode, go through Fastify, whose body limit (413)
+ * and parsing then apply.
  */
-function bodyEncoder(): (mock: MockRecord) => Buffer {
-  const kept = new Map<string, { text: string; bytes: Buffer }>();
-  return (mock) => {
-    const text = servedBody(mock);
-    const entry = kept.get(mock.id);
-    if (entry && entry.text === text) return entry.bytes;
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= 8 * 1024) {
-      if (kept.size >= 1000) kept.delete(kept.keys().next().value!);
-      kept.set(mock.id, { text, bytes });
-    }
-    return bytes;
+function fastMockRoute(app: FastifyInstance, ctx: AppContext, serve: (exchange: MockExchange) => void): FastRoute {
+  const recordBase = requestRecorder(ctx.metrics, '/v1/mock/:mock_id', ctx.logRequests);
+  const recordSub = requestRecorder(ctx.metrics, '/v1/mock/:mock_id/*', ctx.logRequests);
+  return (req, res) => {
+    const url = req.url!;
+    if (!url.startsWith(PREFIX) || announcesBody(req.headers)) return false;
+    let end = PREFIX.length;
+    while (end < url.length && url.charCodeAt(end) !== 47 /* / */ && url.charCodeAt(end) !== 63 /* ? */) end++;
+    const mockId = url.slice(PREFIX.length, end);
+    if (!PLAIN_ID.test(mockId)) return false;
+    const record = url.charCodeAt(end) === 47 ? recordSub : recordBase;
+    const requestId = ctx.requestId(req);
+    const log = lazyRequestLogger(app.log, { reqId: requestId });
+    const started = performance.now();
+    res.once('finish', () => record(req.method!, res.statusCode, performance.now() - started, log));
+    serve({ req, res, mockId, requestId, log });
+    return true;
   };
 }
 
 /**
  * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all
- * body parser, so any body and content type is accepted and ignored.
+ * body parser, so any body and content type is accepted and ignored; the same responder also
+ * answers from the pre-router fast route.
  */
 export default async function mockServeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { store, now, config } = ctx;
+  const { config } = ctx;
   // CONNECT never reaches a route: Node hands it to the server's 'connect' event.
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, (err) => done(err, undefined)));
   app.addHook('onRequest', (request, reply, done) => {
+    // Errors before the handler (413) carry the serving headers too.
     reply.headers(FIXED_HEADERS);
     // An unparseable content type would get 415; a mock ignores the body, whatever its type.
     delete request.headers['content-type'];
     done();
   });
 
-  const encodedBody = bodyEncoder();
-  /** Count the hit (committed before the answer leaves), then answer. */
-  const hitAndSend = (request: FastifyRequest, reply: FastifyReply, mock: MockRecord) =>
-    store.mocks.recordMockHit(mock.id, now()).then((count) => {
-      if (count === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);
-      return sendMock(request, reply, mock, encodedBody);
-    });
-
-  // Not async: a mock the store holds in memory is found without a promise; only the hit is awaited.
+  const respond = createMockResponder(ctx);
+  ctx.fastRoutes.push(fastMockRoute(app, ctx, respond));
   function serve(request: FastifyRequest, reply: FastifyReply) {
-    const { mock_id: mockId } = request.params as { mock_id: string };
-    return andThen(store.mocks.getMock(mockId, now()), (mock) => {
-      if (!mock || !matchesPath(mock, request.raw.url ?? request.url)) throw new DevutilError('not_found', `No mock at ${request.url.split('?')[0]}.`);
-      const allowed = allowedMethods(mock);
-      if (allowed && !allowed.includes(request.method)) {
-        throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
-      }
-      if (mock.delayMs === 0) return hitAndSend(request, reply, mock);
-      return waitUnlessGone(reply.raw, mock.delayMs).then((stillThere) => {
-        if (stillThere) return hitAndSend(request, reply, mock);
-        // The client is gone: nothing to send, nothing counted.
-        reply.hijack();
-        return undefined;
-      });
-    });
+    reply.hijack();
+    respond({ req: request.raw, res: reply.raw, mockId: (request.params as { mock_id: string }).mock_id, requestId: request.id, log: request.log });
   }
 
   const schema = {
