@@ -127,8 +127,3 @@ function streamBody(payload: Readable, limit: number, declared: number, done: Bo
   payload.on('error', onError);
   payload.resume();
 }
-
-/** {@link readBody} as a promise. */
-export function readBodyAsync(headers: IncomingHttpHeaders, payload: Readable, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => readBody(headers, payload, limit, (err, body) => (err ? reject(err) : resolve(body!))));
-}

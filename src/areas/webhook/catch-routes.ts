@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
-import { readBody, readBodyAsync } from '../../http/request-body.js';
+import { paramRoute } from '../../http/fast-path.js';
+import { sendRawError, sendRawJson } from '../../http/raw-response.js';
+import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
 import { announcesBody, buildCapture } from './catch-capture.js';
@@ -39,27 +42,80 @@ Access-Control-Allow-Origin: *, X-Content-Type-Options: nosniff and Content-Secu
 HEAD gets the same status and headers without a body. Sub-paths (/v1/catch/{bin_id}/any/path) and
 every other method the HTTP parser accepts are captured the same way. Unknown, deleted and expired bins answer 404.`;
 
-/** Answer a browser preflight so the real cross-origin request follows. */
-function allowPreflight(request: FastifyRequest, reply: FastifyReply): void {
-  const wanted = request.headers['access-control-request-method'];
-  if (request.method !== 'OPTIONS' || wanted === undefined) return;
-  reply.header('access-control-allow-methods', wanted);
-  reply.header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*');
-  reply.header('access-control-max-age', '86400');
+/** Extra headers that answer a browser preflight (OPTIONS with Access-Control-Request-Method), so the real request follows. */
+function preflightHeaders(req: IncomingMessage): Record<string, string> {
+  const wanted = req.headers['access-control-request-method'];
+  if (req.method !== 'OPTIONS' || wanted === undefined) return {};
+  return {
+    'access-control-allow-methods': wanted,
+    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+    'access-control-max-age': '86400',
+  };
+}
+
+/** One request to capture: the raw exchange, the bin id, the request's id, logger and source address, and its body when already read. */
+interface CatchExchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  binId: string;
+  requestId: string;
+  log: FastifyBaseLogger;
+  sourceIp: string;
+  body?: Buffer;
+}
+
+/**
+ * Capture on the raw request and response: read the body (413 past MAX_BODY_BYTES), store the
+ * capture, and only once it is committed answer 200 (404 for an unknown bin). Both the Fastify route
+ * and the pre-router fast route call it, so there is one behaviour whichever way a request arrives.
+ */
+function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => void {
+  const { store, now, config } = ctx;
+  const capture = (x: CatchExchange, body: Buffer) => {
+    const record = buildCapture({ binId: x.binId, method: x.req.method!, url: x.req.url!, rawHeaders: x.req.rawHeaders, body, sourceIp: x.sourceIp, now: now() });
+    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp }).then((count) => {
+      if (count === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
+      const channel = binChannel(x.binId);
+      if (store.pubsub.hasSubscribers?.(channel) !== false) {
+        store.pubsub.publish(channel, JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
+          x.log.warn({ err, binId: x.binId }, 'live stream publish failed');
+        });
+      }
+      // HEAD: Node sends the headers and drops the body.
+      sendRawJson(x.res, 200, { ok: true, bin_id: x.binId, request_id: record.id }, { ...CATCH_HEADERS, 'x-request-id': x.requestId, ...preflightHeaders(x.req) });
+    });
+  };
+  return (x) => {
+    const fail = (err: unknown) => sendRawError(x.res, err, { ...CATCH_HEADERS, 'x-request-id': x.requestId }, x.log);
+    const captureBody = (body: Buffer) => {
+      try {
+        capture(x, body).catch(fail);
+      } catch (err) {
+        fail(err);
+      }
+    };
+    if (x.body) return captureBody(x.body);
+    // The router reads no body for GET, HEAD and other bodyless methods: a body sent with them is read here.
+    if (!announcesBody(x.req.headers)) return captureBody(EMPTY);
+    readBody(x.req.headers, x.req, config.maxBodyBytes, (err, body) => (err ? fail(err) : captureBody(body!)));
+  };
 }
 
 /**
  * `ANY /v1/catch/{bin_id}[/sub/path]` in its own plugin scope: the service's JSON-only body parsing
- * is replaced by one raw parser so every body is stored byte for byte.
+ * is replaced by one raw parser so every body is stored byte for byte. The same responder also
+ * answers from the pre-router fast route (unless TRUST_PROXY is set: the source address then comes
+ * from Fastify's proxy handling).
  */
 export default async function catchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { store, now, config } = ctx;
+  const { config } = ctx;
   // CONNECT never reaches a route: Node hands it to the server's 'connect' event.
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, done));
   app.addHook('onRequest', (request, reply, done) => {
+    // Errors before the handler (413) carry the catch headers too.
     reply.headers(CATCH_HEADERS);
     // The framework answers 415 to a content type it cannot parse (`Content-Type: garbage`); a bin must
     // capture it anyway. Without the header every body reaches the raw parser; the stored headers come
@@ -68,29 +124,21 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
     done();
   });
 
-  async function capture(request: FastifyRequest, reply: FastifyReply) {
+  const respond = createCatchResponder(ctx);
+  if (config.trustProxy === false) {
+    ctx.fastRoutes.push(paramRoute({
+      route: '/v1/catch/:bin_id',
+      ctx,
+      log: app.log,
+      accepts: () => true,
+      handle: ({ req, res, id, requestId, log }) => respond({ req, res, binId: id, requestId, log, sourceIp: req.socket.remoteAddress ?? '' }),
+    }));
+  }
+  function capture(request: FastifyRequest, reply: FastifyReply) {
+    reply.hijack();
     const { bin_id: binId } = request.params as { bin_id: string };
-    let body = request.body;
-    if (!Buffer.isBuffer(body)) body = announcesBody(request.headers) ? await readBodyAsync(request.headers, request.raw, config.maxBodyBytes) : EMPTY;
-    const record = buildCapture({
-      binId,
-      method: request.method,
-      url: request.raw.url ?? request.url,
-      rawHeaders: request.raw.rawHeaders,
-      body: body as Buffer,
-      sourceIp: request.ip ?? '',
-      now: now(),
-    });
-    const count = await store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp });
-    if (count === null) throw new DevutilError('not_found', `No bin ${binId}.`);
-    const channel = binChannel(binId);
-    if (store.pubsub.hasSubscribers?.(channel) !== false) {
-      store.pubsub.publish(channel, JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
-        request.log.warn({ err, binId }, 'live stream publish failed');
-      });
-    }
-    allowPreflight(request, reply);
-    return { ok: true, bin_id: binId, request_id: record.id };
+    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
+    respond({ req: request.raw, res: reply.raw, binId, requestId: request.id, log: request.log, sourceIp: request.ip ?? '', body });
   }
 
   const schema = {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { DevutilError, errorBody } from '../../errors.js';
-import { toDevutilError } from '../../http/error-handler.js';
+import { DevutilError } from '../../errors.js';
+import { sendRawError } from '../../http/raw-response.js';
 import { andThen } from '../../maybe-promise.js';
 import type { MockRecord } from '../../storage/types.js';
 import { servedBody } from './mock-wire.js';
@@ -117,26 +117,6 @@ function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, enco
   res.end(body);
 }
 
-/** A CONTRACT §0 error body with the fixed serving headers; 5xx are logged, never detailed. */
-function writeError({ res, requestId, log }: MockExchange, err: unknown): void {
-  const e = toDevutilError(err);
-  if (e.status >= 500) log.error({ err, code: e.code }, 'request failed');
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify(errorBody(e));
-  for (const name of res.getHeaderNames()) res.removeHeader(name);
-  res.writeHead(e.status, {
-    ...e.headers,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
-    ...FIXED_HEADERS,
-  });
-  res.end(body);
-}
-
 /**
  * Mock serving on the raw request and response (spec §4.2, CONTRACT §2.5): find the mock, check
  * its path and method, wait its delay unless the client leaves, count the hit (committed before
@@ -171,7 +151,7 @@ export function createMockResponder(ctx: AppContext): (exchange: MockExchange) =
   };
 
   return (exchange) => {
-    const fail = (err: unknown) => writeError(exchange, err);
+    const fail = (err: unknown) => sendRawError(exchange.res, err, { 'x-request-id': exchange.requestId, ...FIXED_HEADERS }, exchange.log);
     try {
       // A mock the store holds in memory is found without a promise; only the hit is awaited.
       const done = andThen(store.mocks.getMock(exchange.mockId, now()), (mock) => respond(exchange, mock));

@@ -1,17 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import type { FastRoute } from '../../http/fast-path.js';
+import { paramRoute } from '../../http/fast-path.js';
 import { readBody } from '../../http/request-body.js';
-import { requestRecorder } from '../../http/request-record.js';
-import { lazyRequestLogger } from '../../http/request-logger.js';
 import { errorResponses } from '../../http/schemas.js';
 import { announcesBody } from './catch-capture.js';
-import { createMockResponder, FIXED_HEADERS, type MockExchange } from './mock-responder.js';
+import { createMockResponder, FIXED_HEADERS } from './mock-responder.js';
 
 const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-const PREFIX = '/v1/mock/';
-/** Ids the fast route takes as they are (Fastify's router decodes anything else); 256 = maxParamLength. */
-const PLAIN_ID = /^[A-Za-z0-9_-]{1,256}$/;
 
 const DESCRIPTION = `No key needed: the mock id is the capability. Answers every method (unless the mock sets \`method\`:
 others get 405 with \`Allow\`; a GET mock also answers HEAD) at the base path and every sub-path (unless the mock sets
@@ -31,32 +26,6 @@ only that final 200.
 \`delay_ms\` is a timer: it blocks no other request, and when the client disconnects during the delay the timer is
 cleared, nothing is sent and the request is not counted. \`hit_count\` is incremented just before each response is
 sent, so it is exact as soon as the response arrives. Unknown, deleted and expired mocks answer 404.`;
-
-/**
- * The pre-router route for mock serving: a request without a body to `/v1/mock/{id}[/...]` with a
- * plain id goes straight to the responder (metrics and the request log line as for any route).
- * Requests with a body, and ids the router would decode, go through Fastify, whose body limit (413)
- * and parsing then apply.
- */
-function fastMockRoute(app: FastifyInstance, ctx: AppContext, serve: (exchange: MockExchange) => void): FastRoute {
-  const recordBase = requestRecorder(ctx.metrics, '/v1/mock/:mock_id', ctx.logRequests);
-  const recordSub = requestRecorder(ctx.metrics, '/v1/mock/:mock_id/*', ctx.logRequests);
-  return (req, res) => {
-    const url = req.url!;
-    if (!url.startsWith(PREFIX) || announcesBody(req.headers)) return false;
-    let end = PREFIX.length;
-    while (end < url.length && url.charCodeAt(end) !== 47 /* / */ && url.charCodeAt(end) !== 63 /* ? */) end++;
-    const mockId = url.slice(PREFIX.length, end);
-    if (!PLAIN_ID.test(mockId)) return false;
-    const record = url.charCodeAt(end) === 47 ? recordSub : recordBase;
-    const requestId = ctx.requestId(req);
-    const log = lazyRequestLogger(app.log, { reqId: requestId });
-    const started = performance.now();
-    res.once('finish', () => record(req.method!, res.statusCode, performance.now() - started, log));
-    serve({ req, res, mockId, requestId, log });
-    return true;
-  };
-}
 
 /**
  * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all
@@ -79,7 +48,14 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
   });
 
   const respond = createMockResponder(ctx);
-  ctx.fastRoutes.push(fastMockRoute(app, ctx, respond));
+  // Requests without a body skip the router; bodies go through it, for the body limit (413).
+  ctx.fastRoutes.push(paramRoute({
+    route: '/v1/mock/:mock_id',
+    ctx,
+    log: app.log,
+    accepts: (req) => !announcesBody(req.headers),
+    handle: ({ req, res, id, requestId, log }) => respond({ req, res, mockId: id, requestId, log }),
+  }));
   function serve(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
     respond({ req: request.raw, res: reply.raw, mockId: (request.params as { mock_id: string }).mock_id, requestId: request.id, log: request.log });

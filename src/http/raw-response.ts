@@ -1,0 +1,37 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { errorBody } from '../errors.js';
+import { toDevutilError } from './error-handler.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answer JSON on a raw response, as Fastify would: `headers` first, then the content type and length.
+ *
+ * @example
+ *   sendRawJson(res, 200, { ok: true }, { 'x-request-id': 'r-1' });
+ */
+export function sendRawJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The CONTRACT §0 error answer on a raw response, for routes that answer outside Fastify's reply
+ * (the same body, status and headers as the app's error handler; 5xx logged, never detailed).
+ * Headers set on `res` before the error are dropped; a response already under way is cut off.
+ *
+ * @example
+ *   sendRawError(res, new DevutilError('not_found'), { 'x-request-id': 'r-1' }, log);
+ */
+export function sendRawError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger): void {
+  const e = toDevutilError(err);
+  if (e.status >= 500) log.error({ err, code: e.code }, 'request failed');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  for (const name of res.getHeaderNames()) res.removeHeader(name);
+  sendRawJson(res, e.status, errorBody(e), { ...e.headers, ...headers });
+}
