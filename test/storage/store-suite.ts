@@ -163,6 +163,21 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 300);
     });
 
+    it('captures: interleaved in one turn to two bins and a missing one: counts in arrival order, retention per bin', async () => {
+      const a = binRecord(owner());
+      const b = binRecord(owner());
+      await store.bins.createBin(a);
+      await store.bins.createBin(b);
+      const sent = ['a', 'b', 'a', 'x', 'a', 'b', 'a', 'a'].map((which) => capturedRequest(which === 'a' ? a.id : which === 'b' ? b.id : 'bin_missing'));
+      const counts = await Promise.all(sent.map((r) => store.bins.captureRequest(r, { maxRequests: 3, now: T0 })));
+      assert.deepEqual(counts, [1, 1, 2, null, 3, 2, 4, 5]);
+      const kept = (await store.bins.listRequests(a.id, { limit: 50, offset: 0 })).items.map((r) => r.id);
+      assert.deepEqual(kept, [sent[7].id, sent[6].id, sent[4].id], 'the newest 3 of bin a, newest first');
+      assert.deepEqual((await store.bins.listRequests(b.id, { limit: 50, offset: 0 })).items.map((r) => r.id), [sent[5].id, sent[1].id]);
+      assert.equal((await store.bins.getBin(a.id, T0))!.requestCount, 5);
+      assert.equal((await store.bins.getBin(b.id, T0))!.requestCount, 2);
+    });
+
     it('bins: delete removes the bin and its requests', async () => {
       const bin = binRecord(owner());
       await store.bins.createBin(bin);

@@ -71,13 +71,13 @@ export function createSqliteBinStore(db: Db): BinStore {
   const countBins = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM bins WHERE owner_key_id = ? AND expires_at > ?');
   const deleteRequests = db.prepare('DELETE FROM captured_requests WHERE bin_id = ?');
   const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
-  const bump = db.prepare<[string, number], { request_count: number }>(
-    'UPDATE bins SET request_count = request_count + 1 WHERE id = ? AND expires_at > ? RETURNING request_count',
+  const bump = db.prepare<[number, string, number], { request_count: number }>(
+    'UPDATE bins SET request_count = request_count + ? WHERE id = ? AND expires_at > ? RETURNING request_count',
   );
-  const insertRequest = db.prepare(
+  const insertRequest = db.prepare<[string, string, number, string, string, string, string, Buffer, string, number, string, number]>(
     `INSERT INTO captured_requests
        (id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
-     VALUES (@id, @binId, @binSeq, @method, @path, @queryString, @headers, @body, @contentType, @contentLength, @sourceIp, @timestamp)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Retention: rows whose bin_seq is more than maxRequests behind the bin's count (a range of the index).
   const evict = db.prepare('DELETE FROM captured_requests WHERE bin_id = ? AND bin_seq <= ?');
@@ -91,18 +91,30 @@ export function createSqliteBinStore(db: Db): BinStore {
   // eviction per bin). Each promise still resolves only after the commit that holds its row.
   let pending: PendingCapture[] = [];
   const captureBatch = db.transaction((batch: PendingCapture[]): (number | null)[] => {
-    // Per bin, the oldest bin_seq to keep after this batch (its newest count minus the cap).
-    const keepFrom = new Map<string, number>();
-    const counts = batch.map(({ req, maxRequests, now }) => {
-      const bumped = bump.get(req.binId, now);
-      if (!bumped) return null;
-      const binSeq = bumped.request_count;
-      insertRequest.run({ ...req, binSeq, headers: JSON.stringify(req.headers), contentLength: req.body.length });
-      if (binSeq > maxRequests) keepFrom.set(req.binId, binSeq - maxRequests + 1);
-      return binSeq;
-    });
-    for (const [binId, from] of keepFrom) evict.run(binId, from - 1);
-    return counts;
+    // One count bump per bin for the whole batch; its captures take the counts up to the new one in
+    // arrival order (a bin gone or expired takes none).
+    const perBin = new Map<string, PendingCapture[]>();
+    for (const p of batch) {
+      const list = perBin.get(p.req.binId);
+      if (list) list.push(p);
+      else perBin.set(p.req.binId, [p]);
+    }
+    const counts = new Map<PendingCapture, number>();
+    for (const [binId, captures] of perBin) {
+      // The latest clock of the group: no capture lands in a bin that has expired by then.
+      const bumped = bump.get(captures.length, binId, captures[captures.length - 1]!.now);
+      if (!bumped) continue;
+      let binSeq = bumped.request_count - captures.length;
+      for (const p of captures) {
+        const r = p.req;
+        insertRequest.run(r.id, binId, ++binSeq, r.method, r.path, r.queryString, JSON.stringify(r.headers), r.body, r.contentType, r.body.length, r.sourceIp, r.timestamp);
+        counts.set(p, binSeq);
+      }
+      // Retention: keep the newest maxRequests, i.e. drop bin_seq up to the newest count minus the cap.
+      const maxRequests = captures[captures.length - 1]!.maxRequests;
+      if (binSeq > maxRequests) evict.run(binId, binSeq - maxRequests);
+    }
+    return batch.map((p) => counts.get(p) ?? null);
   });
   const flushCaptures = () => {
     const batch = pending;
