@@ -1,16 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../worker-module.js';
 import type { WORKER_TASKS, WorkerReply, WorkerRequest, WorkerTaskName } from './crypto-worker-tasks.js';
 
-// Built, the entry is the .js next to this file. Under tsx (tests, `npm run dev`) worker threads do
-// not inherit its loader, so a tiny bootstrap registers it before importing the TypeScript entry.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const ENTRY = new URL(`./crypto-worker-tasks${FROM_SOURCE ? '.ts' : '.js'}`, import.meta.url);
-function bootstrapUrl(): URL {
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const code = `import { register } from ${tsx}; register(); await import(${JSON.stringify(ENTRY.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
@@ -62,7 +54,7 @@ let nextId = 1;
 function startWorker(): PoolWorker {
   // `--input-type` (from `node -e`) is refused for a file entry point, so it is not passed on.
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new Worker(FROM_SOURCE ? bootstrapUrl() : ENTRY, { execArgv });
+  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks', { execArgv });
   const entry: PoolWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (reply: WorkerReply) => {

@@ -1,7 +1,6 @@
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { DevutilError, type ErrorCode, type FieldError } from '../../errors.js';
+import { startModuleWorker } from '../../worker-module.js';
 import type { SchemaValidationInput, SchemaValidationResult } from './json-schema.js';
 import type { SchemaJobMessage } from './json-schema-worker.js';
 
@@ -43,17 +42,10 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
-// The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
-const EXT = extname(fileURLToPath(import.meta.url));
-const WORKER_URL = new URL(`./json-schema-worker${EXT}`, import.meta.url);
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
 function spawnWorker(): Worker {
-  if (EXT !== '.ts') return new Worker(WORKER_URL, { resourceLimits: RESOURCE_LIMITS });
-  // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return new Worker(code, { eval: true, resourceLimits: RESOURCE_LIMITS });
+  return startModuleWorker(import.meta.url, 'json-schema-worker', { resourceLimits: RESOURCE_LIMITS });
 }
 
 /**

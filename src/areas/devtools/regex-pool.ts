@@ -1,7 +1,6 @@
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DevutilError, invalidField } from '../../errors.js';
+import { startModuleWorker } from '../../worker-module.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
 import type { RegexJobMessage } from './regex-worker.js';
@@ -48,18 +47,12 @@ interface Slot {
 type WorkerReply = { ready: true } | { id: number; ok: true; result: ExtractResult } | { id: number; ok: false; message: string };
 
 // The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
-const EXT = extname(fileURLToPath(import.meta.url));
-const WORKER_URL = new URL(`./regex-worker${EXT}`, import.meta.url);
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
 function spawnWorker(): { worker: Worker; port: MessagePort } {
   const { port1, port2 } = new MessageChannel();
-  const options = { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2] };
-  if (EXT !== '.ts') return { worker: new Worker(WORKER_URL, options), port: port1 };
-  // Node 20 workers do not inherit tsx's loader hooks, so the worker registers them itself.
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`;
-  return { worker: new Worker(code, { ...options, eval: true }), port: port1 };
+  const worker = startModuleWorker(import.meta.url, 'regex-worker', { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2] });
+  return { worker, port: port1 };
 }
 
 /**
