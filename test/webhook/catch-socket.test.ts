@@ -1,34 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
-
-interface Seen {
-  status: number;
-  headers: Record<string, unknown>;
-  body: string;
-}
-
-/** What a client sees, less what differs per response (date, connection, the new request's id). */
-function comparable({ status, headers, body }: Seen) {
-  const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
-  return { status, headers: rest, body: body.replace(/"request_id":"req_[A-Za-z0-9_-]+"/, '"request_id":"…"') };
-}
-
-function overSocket(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<Seen> {
-  return new Promise((resolve, reject) => {
-    // Content-Length given: Node's client frames a GET body no other way.
-    const framed = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request(`${base}${path}`, { method, agent: false, headers: framed }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+import { comparable, overSocket } from '../helpers/socket-exchange.js';
 
 describe('catch: the pre-router fast route and the Fastify route answer and store alike', () => {
   let t: TestApp;

@@ -3,6 +3,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { comparable, overSocket } from '../helpers/socket-exchange.js';
 import { createMock as createMockVia, hitCount as hitCountVia } from './mock-helpers.js';
 
 interface Answer {
@@ -185,24 +186,12 @@ describe('mock serving: the pre-router fast route and the Fastify route answer a
   });
   after(() => t.close());
 
-  /** What a client sees, less the headers that differ per response (date, connection). */
-  const comparable = (status: number, headers: Record<string, unknown>, body: string) => {
-    const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
-    return { status, headers: rest, body };
-  };
   /** The same request over a socket (fast route) and through inject() (Fastify's router). */
   async function both(path: string, method = 'GET') {
     const headers = { 'x-request-id': 'same-id-1' };
-    const wire = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      http.request(`${base}${path}`, { method, agent: false, headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      }).on('error', reject).end();
-    });
+    const wire = await overSocket(base, path, method, headers);
     const injected = await t.app.inject({ method: method as 'GET', url: path, headers });
-    return { wire: comparable(wire.status, wire.headers, wire.body), injected: comparable(injected.statusCode, injected.headers, injected.body) };
+    return { wire: comparable(wire), injected: comparable({ status: injected.statusCode, headers: injected.headers, body: injected.body }) };
   }
 
   it('same status, headers and body for served mocks and for every error', async () => {
@@ -249,15 +238,7 @@ describe('mock serving: the pre-router fast route and the Fastify route answer a
   it('a request with a body goes through the router: over MAX_BODY_BYTES is 413 with the serving headers', async () => {
     const id = await createMockVia(t, { body: 'm' });
     const big = 'x'.repeat(t.config.maxBodyBytes + 1);
-    const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const req = http.request(`${base}/v1/mock/${id}`, { method: 'POST', agent: false, headers: { 'content-type': 'text/plain' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on('error', reject);
-      req.end(big);
-    });
+    const answer = await overSocket(base, `/v1/mock/${id}`, 'POST', { 'content-type': 'text/plain' }, big);
     assert.equal(answer.status, 413);
     assert.equal(JSON.parse(answer.body).code, 'payload_too_large');
     assert.equal(answer.headers['x-content-type-options'], 'nosniff');
