@@ -6,10 +6,10 @@ import { lazyRequestLogger } from './request-logger.js';
 
 /**
  * A route answered before Fastify's router: it returns true when it took the request (and will
- * answer it), false to leave it to the router. Only the public serving paths whose whole work is
- * one store call use this (mock serving); each one's Fastify route stays registered, documents the
- * operation in OpenAPI and serves what the fast route declines (`inject()` requests, bodies,
- * unusual URLs) through the same responder.
+ * answer it), false to leave it to the router. Only the public hot paths whose whole work is one
+ * store call use this (mock serving and catch); each one's Fastify route stays registered, documents
+ * the operation in OpenAPI and serves what the fast route declines (`inject()` requests, unusual
+ * URLs, and for mocks requests with a body) through the same responder.
  */
 export type FastRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
 

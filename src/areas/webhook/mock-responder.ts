@@ -103,8 +103,7 @@ function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, enco
   res.setHeader('content-type', mock.contentType);
   res.setHeader('x-mock-id', mock.id);
   res.setHeader('x-request-id', requestId);
-  res.setHeader('x-content-type-options', FIXED_HEADERS['x-content-type-options']);
-  res.setHeader('content-security-policy', FIXED_HEADERS['content-security-policy']);
+  for (const [name, value] of Object.entries(FIXED_HEADERS)) res.setHeader(name, value);
   if (BODYLESS_STATUSES.has(status)) {
     res.writeHead(status);
     res.end();
