@@ -5,8 +5,7 @@
 //
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node instructions.mjs /tmp/dist-before ../dist mock [requests]
-//      (one build alone, printed only: node instructions.mjs ../dist - mock)
-// Cases: healthz, account, mock, catch, jmespath, number, sort, dedup, schema, sha256, hs256.
+// Cases: healthz, account, mock, catch, jmespath, number, sort, sha256, hs256.
 // Each build serves from its own service process under valgrind (about 100 s per run; both run at once).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -35,21 +34,6 @@ const CASES = {
   number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: { number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' } }),
   sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: { operation: 'sort', arrays: [[...people, ...people, ...people, ...people]], options: { key: 'age' } } }),
   sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: { data: 'x'.repeat(64), algorithm: 'sha256' } }),
-  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: { operation: 'deduplicate', arrays: [[5, 3, 9, 1, 7, 3, 5, 0, 2, 8], [4, 6, 9, 1, 0, 2, 2, 7, 6, 5]] } }),
-  schema: async ({ h }) => ({
-    path: '/v1/json-schema-validate',
-    headers: h,
-    body: {
-      data: { name: 'Ada', age: 36, email: 'ada@example.com', tags: ['math', 'code'] },
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        required: ['name', 'age'],
-        properties: { name: { type: 'string', minLength: 1 }, age: { type: 'integer', minimum: 0 }, email: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
-        additionalProperties: false,
-      },
-    },
-  }),
   hs256: async ({ h, post }) => {
     const secret = 'bench-secret-bench-secret-bench-secret!';
     const { token } = await post('/v1/auth/jwt-generate', { payload: { sub: 'user-42', role: 'admin' }, secret, algorithm: 'HS256' });
@@ -116,11 +100,6 @@ async function countBuild(dist) {
   }
 }
 
-if (distB === '-') {
-  // One build only (a baseline): print, write nothing.
-  console.log(`${name}: ${await countBuild(distA)} instructions/request (${labelA})`);
-  process.exit(0);
-}
 const [before, after] = await Promise.all([countBuild(distA), countBuild(distB)]);
 writeResults(`instructions-${name}`, {
   note: `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, 8 keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process.`,

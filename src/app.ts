@@ -1,6 +1,5 @@
 import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
-import { createGate } from './auth/gate.js';
 import authPlugin, { prependHook } from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
 import { withKeyCache } from './auth/key-cache.js';
@@ -21,7 +20,6 @@ import { registerOpenApi } from './http/openapi.js';
 import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
-import { toolFastRoute } from './http/tool-fast-route.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -105,12 +103,11 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   for (const method of METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  const compileBody = registerValidators(app);
+  registerValidators(app);
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, logRequests };
-  const gate = createGate(ctx);
 
   // Callback-style hooks and route data bound at registration: these run on every request.
   app.addHook('onRequest', (request, reply, done) => {
@@ -128,22 +125,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   app.addHook('onRoute', (route) => {
     route.onResponse = prependHook(route.onResponse, recordFor(route.url));
     // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
-    // A tool declared pure (`postTool`) is also answered by a fast route before the router.
-    const tool = route.config?.tool;
-    if (tool && route.config?.area) {
-      const schema = route.schema as { body: object; response: { 200: object } };
-      fastRoutes.push(toolFastRoute({
-        url: route.url,
-        area: route.config.area as Area,
-        bodySchema: schema.body,
-        responseSchema: schema.response[200],
-        run: tool,
-        compileBody,
-        gate,
-        ctx,
-        log: app.log,
-      }));
-    }
     if (route.schema?.body) {
       route.preValidation = prependHook(route.preValidation, (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
         if (request.body === undefined) request.body = {};
@@ -153,7 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   });
   registerErrorHandling(app, (request, reply) => reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined)));
 
-  await app.register(authPlugin, { gate });
+  await app.register(authPlugin, ctx);
   await registerOpenApi(app);
   await app.register(opsRoutes, ctx);
   await app.register(keyRoutes, ctx);

@@ -13,7 +13,6 @@ import {
   verifyPasswordBody,
   verifyPasswordResponse,
 } from './password-schemas.js';
-import { postTool } from '../../http/tool-route.js';
 
 interface HashPasswordWire {
   password: string;
@@ -42,8 +41,8 @@ interface GenerateQueryWire {
 export default async function passwordRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
 
-  postTool(app, '/v1/auth/hash-password', {
-    area: 'auth',
+  app.post('/v1/auth/hash-password', {
+    config: { area: 'auth' },
     schema: {
       summary: 'Hash a password with argon2id, bcrypt or scrypt',
       description:
@@ -54,13 +53,15 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: hashPasswordBody,
       response: { 200: hashPasswordResponse },
     },
-  }, async (b: HashPasswordWire) => {
-    const options = { cost: b.cost, memoryKib: b.memory_kib, iterations: b.iterations, parallelism: b.parallelism, logN: b.log_n, r: b.r, p: b.p };
-    return { hash: await hashPassword(b.password, b.algorithm, options), algorithm: b.algorithm };
+    handler: async (request) => {
+      const b = request.body as HashPasswordWire;
+      const options = { cost: b.cost, memoryKib: b.memory_kib, iterations: b.iterations, parallelism: b.parallelism, logN: b.log_n, r: b.r, p: b.p };
+      return { hash: await hashPassword(b.password, b.algorithm, options), algorithm: b.algorithm };
+    },
   });
 
-  postTool(app, '/v1/auth/verify-password', {
-    area: 'auth',
+  app.post('/v1/auth/verify-password', {
+    config: { area: 'auth' },
     schema: {
       summary: 'Verify a password against an argon2, bcrypt or scrypt hash',
       description:
@@ -71,12 +72,14 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: verifyPasswordBody,
       response: { 200: verifyPasswordResponse },
     },
-  }, (b: { password: string; hash: string }) => {
-    return verifyPassword(b.password, b.hash);
+    handler: (request) => {
+      const b = request.body as { password: string; hash: string };
+      return verifyPassword(b.password, b.hash);
+    },
   });
 
-  postTool(app, '/v1/auth/password-strength', {
-    area: 'auth',
+  app.post('/v1/auth/password-strength', {
+    config: { area: 'auth' },
     schema: {
       summary: 'Estimate password strength (zxcvbn)',
       description:
@@ -86,17 +89,19 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: strengthBody,
       response: { 200: strengthResponse },
     },
-  }, async (b: { password: string; user_inputs?: string[] }) => {
-    const s = await runInWorker('password-strength', b.password, b.user_inputs ?? []);
-    return {
-      score: s.score,
-      strength: s.strength,
-      entropy_bits: s.entropyBits,
-      crack_time_seconds: s.crackTimeSeconds,
-      crack_time_display: s.crackTimeDisplay,
-      feedback: s.feedback,
-      checks: s.checks,
-    };
+    handler: async (request) => {
+      const b = request.body as { password: string; user_inputs?: string[] };
+      const s = await runInWorker('password-strength', b.password, b.user_inputs ?? []);
+      return {
+        score: s.score,
+        strength: s.strength,
+        entropy_bits: s.entropyBits,
+        crack_time_seconds: s.crackTimeSeconds,
+        crack_time_display: s.crackTimeDisplay,
+        feedback: s.feedback,
+        checks: s.checks,
+      };
+    },
   });
 
   app.get('/v1/auth/generate-password', {

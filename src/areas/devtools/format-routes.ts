@@ -8,7 +8,6 @@ import { numberFormatBody, numberFormatResponse } from './number-format-schema.j
 import { createRegexPool } from './regex-pool.js';
 import { REGEX_DEADLINE_MS, REGEX_LIMITS, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
 import { compilePattern } from './regex-syntax.js';
-import { postTool } from '../../http/tool-route.js';
 
 interface RegexBody { pattern: string; text: string; flags: string }
 interface NumberBody { number: number; format_type: NumberFormatType; locale: string; currency?: string; decimals?: number }
@@ -21,8 +20,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
   app.addHook('onListen', async () => pool.warm());
   app.addHook('onClose', async () => pool.close());
 
-  postTool(app, '/v1/regex-extract', {
-    area: 'devtools',
+  app.post<{ Body: RegexBody }>('/v1/regex-extract', {
+    config: { area: 'devtools' },
     schema: {
       summary: 'Every non-overlapping match of a regular expression, with groups',
       description: [
@@ -35,7 +34,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: regexExtractBody,
       response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
     },
-  }, async ({ pattern, text, flags }: RegexBody) => {
+  }, async (request) => {
+    const { pattern, text, flags } = request.body;
     const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS);
     return {
       pattern,
@@ -45,8 +45,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
     };
   });
 
-  postTool(app, '/v1/number-format', {
-    area: 'devtools',
+  app.post<{ Body: NumberBody }>('/v1/number-format', {
+    config: { area: 'devtools' },
     schema: {
       summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
       description: [
@@ -57,13 +57,14 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: numberFormatBody,
       response: { 200: numberFormatResponse },
     },
-  }, (body: NumberBody) => {
+  }, (request) => {
+    const body = request.body;
     const out = formatNumber({ number: body.number, formatType: body.format_type, locale: body.locale, currency: body.currency, decimals: body.decimals });
     return { formatted: out.formatted, original: body.number, locale: out.locale, format_type: body.format_type };
   });
 
-  postTool(app, '/v1/date-format', {
-    area: 'devtools',
+  app.post<{ Body: DateBody }>('/v1/date-format', {
+    config: { area: 'devtools' },
     schema: {
       summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
       description: [
@@ -76,7 +77,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
     },
-  }, (b: DateBody) => {
+  }, (request) => {
+    const b = request.body;
     return formatDate({
       date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
       fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),
