@@ -86,10 +86,15 @@ export function invalidField(path: string, message: string): DevutilError {
   return new DevutilError('validation_error', `${path} ${message}`, { errors: [{ path, message }] });
 }
 
-/** The wire body of an error (CONTRACT §0). */
+/**
+ * The wire body of an error (CONTRACT §0): `detail`, `code`, `errors`, then the extra fields, in
+ * the order the error schema's serializer writes them, so raw answers (catch, mock serving) are
+ * byte for byte the ones Fastify sends.
+ */
 export function errorBody(err: DevutilError): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...(err.extra ?? {}), detail: err.message, code: err.code };
+  const body: Record<string, unknown> = { detail: err.message, code: err.code };
   if (err.errors) body.errors = err.errors;
+  for (const [name, value] of Object.entries(err.extra ?? {})) if (!Object.hasOwn(body, name)) body[name] = value;
   return body;
 }
 
