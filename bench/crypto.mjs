@@ -5,6 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { measure, ratio, startService, writeResults } from './lib.mjs';
+import { BODIES, HS256 } from './request-bodies.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -27,14 +28,13 @@ const post = async (path, body) => {
 try {
   const cases = [
     { title: 'GET /healthz', path: '/healthz', method: 'GET' },
-    { title: 'hash sha256 (64 B)', path: '/v1/auth/hash', body: { data: 'x'.repeat(64), algorithm: 'sha256' } },
+    { title: 'hash sha256 (64 B)', path: '/v1/auth/hash', body: BODIES.sha256 },
     { title: 'hmac sha256 (64 B)', path: '/v1/auth/hmac', body: { data: 'x'.repeat(64), key: 'bench-secret', algorithm: 'sha256' } },
     { title: 'totp-verify SHA1', path: '/v1/auth/totp-verify', body: { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, timestamp: 59 } },
   ];
 
   // JWT routes belong to another part of the area: include them only when they answer.
-  const payload = { sub: 'user-42', role: 'admin' };
-  const hsSecret = 'bench-secret-bench-secret-bench-secret!';
+  const { payload, secret: hsSecret } = HS256;
   const hs = await post('/v1/auth/jwt-generate', { payload, algorithm: 'HS256', secret: hsSecret });
   if (hs.status === 200) {
     cases.push({ title: 'jwt-generate HS256', path: '/v1/auth/jwt-generate', body: { payload, algorithm: 'HS256', secret: hsSecret } });

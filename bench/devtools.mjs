@@ -5,44 +5,28 @@
 // Run: npm run build && (cd bench && npm install && node devtools.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3; BENCH_PIN=1 pins the service to its own CPU]
 import { loadavg } from 'node:os';
 import { pairedWithHealthz, startService, writeResults } from './lib.mjs';
+import { BODIES, people } from './request-bodies.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10); // other work on the host skews every figure
 
-const people = [
-  { name: 'Ada', age: 36, city: 'London' },
-  { name: 'Grace', age: 45, city: 'New York' },
-  { name: 'Linus', age: 21, city: 'Helsinki' },
-  { name: 'Margaret', age: 33, city: 'Boston' },
-  { name: 'Dennis', age: 17, city: 'Berkeley' },
-];
-
 /** One typical small request per tool; `target` is the share of /healthz the issue asks for. */
 const TOOLS = [
-  { title: 'json-transform (JMESPath)', path: '/v1/json-transform', target: 60, body: { data: { people }, expression: 'people[?age > `20`].{n: name, c: city} | sort_by(@, &n)' } },
+  { title: 'json-transform (JMESPath)', path: '/v1/json-transform', target: 60, body: BODIES.jmespath },
   {
     title: 'json-schema-validate (same schema repeated)',
     path: '/v1/json-schema-validate',
     target: 50,
-    body: {
-      data: { name: 'Ada', age: 36, email: 'ada@example.com', tags: ['math', 'code'] },
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        required: ['name', 'age'],
-        properties: { name: { type: 'string', minLength: 1 }, age: { type: 'integer', minimum: 0 }, email: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
-        additionalProperties: false,
-      },
-    },
+    body: BODIES.schemaValidate,
     expect: (b) => b.valid === true,
   },
   { title: 'json-to-schema', path: '/v1/json-to-schema', body: { data: people } },
   { title: 'regex-extract', path: '/v1/regex-extract', body: { pattern: '(?<user>\\w+)@(?<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
-  { title: 'number-format (currency de_DE)', path: '/v1/number-format', target: 60, body: { number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' } },
+  { title: 'number-format (currency de_DE)', path: '/v1/number-format', target: 60, body: BODIES.numberCurrency },
   { title: 'date-format', path: '/v1/date-format', body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' } },
-  { title: 'array-ops (sort by key, 20 objects)', path: '/v1/array-ops', target: 60, body: { operation: 'sort', arrays: [[...people, ...people, ...people, ...people]], options: { key: 'age' } } },
-  { title: 'array-ops (deduplicate 20 numbers)', path: '/v1/array-ops', body: { operation: 'deduplicate', arrays: [[5, 3, 9, 1, 7, 3, 5, 0, 2, 8], [4, 6, 9, 1, 0, 2, 2, 7, 6, 5]] } },
+  { title: 'array-ops (sort by key, 20 objects)', path: '/v1/array-ops', target: 60, body: BODIES.sortByKey },
+  { title: 'array-ops (deduplicate 20 numbers)', path: '/v1/array-ops', body: BODIES.dedupNumbers },
   {
     title: 'mock-data (10 rows × 5 fields, seeded)',
     path: '/v1/mock-data',

@@ -5,12 +5,13 @@
 // Run: npm run build && (cd bench && npm install && node format-tools.mjs)   [BENCH_SECONDS=8 by default]
 import autocannon from 'autocannon';
 import { measure, ratio, startService, writeResults } from './lib.mjs';
+import { BODIES } from './request-bodies.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 
 const TOOLS = [
   { title: 'regex-extract (2 matches, named groups)', path: '/v1/regex-extract', body: { pattern: '(?P<user>\\w+)@(?P<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
-  { title: 'number-format (currency de_DE)', path: '/v1/number-format', body: { number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' } },
+  { title: 'number-format (currency de_DE)', path: '/v1/number-format', body: BODIES.numberCurrency },
   { title: 'number-format (percent fr_FR, decimals 1)', path: '/v1/number-format', body: { number: 0.8567, format_type: 'percent', locale: 'fr_FR', decimals: 1 } },
   { title: 'date-format (ISO → Berlin, %A %d %B %Y %H:%M %Z)', path: '/v1/date-format', body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' } },
   { title: 'date-format (natural language, New York)', path: '/v1/date-format', body: { date: 'next friday 5pm', from_timezone: 'America/New_York' } },

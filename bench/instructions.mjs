@@ -14,6 +14,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ADMIN_TOKEN, freePort, writeResults } from './lib.mjs';
+import { BODIES, HS256 } from './request-bodies.mjs';
 
 const [distA, distB, name = 'healthz', requestsArg] = process.argv.slice(2);
 if (!distA || !distB) throw new Error('usage: node instructions.mjs <dist before> <dist after> <case> [requests]');
@@ -26,36 +27,21 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 20000);
 // valgrind names its control pipe after HOST, which the service's environment sets: both sides must agree.
 const HOST = '127.0.0.1';
 
-const people = [{ name: 'Ada', age: 36, city: 'London' }, { name: 'Grace', age: 45, city: 'New York' }, { name: 'Linus', age: 21, city: 'Helsinki' }, { name: 'Margaret', age: 33, city: 'Boston' }, { name: 'Dennis', age: 17, city: 'Berkeley' }];
 /** Each case: how to set it up on a running service, given its URL, key header and a JSON POST helper. */
 const CASES = {
   healthz: async () => ({ path: '/healthz' }),
   account: async ({ h }) => ({ path: '/v1/account', headers: h }),
   mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
   catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
-  jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: { data: { people }, expression: 'people[?age > `20`].{n: name, c: city} | sort_by(@, &n)' } }),
-  number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: { number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' } }),
-  sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: { operation: 'sort', arrays: [[...people, ...people, ...people, ...people]], options: { key: 'age' } } }),
-  sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: { data: 'x'.repeat(64), algorithm: 'sha256' } }),
-  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: { operation: 'deduplicate', arrays: [[5, 3, 9, 1, 7, 3, 5, 0, 2, 8], [4, 6, 9, 1, 0, 2, 2, 7, 6, 5]] } }),
-  schema: async ({ h }) => ({
-    path: '/v1/json-schema-validate',
-    headers: h,
-    body: {
-      data: { name: 'Ada', age: 36, email: 'ada@example.com', tags: ['math', 'code'] },
-      schema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        required: ['name', 'age'],
-        properties: { name: { type: 'string', minLength: 1 }, age: { type: 'integer', minimum: 0 }, email: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
-        additionalProperties: false,
-      },
-    },
-  }),
+  jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
+  number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: BODIES.numberCurrency }),
+  sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),
+  sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: BODIES.sha256 }),
+  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.dedupNumbers }),
+  schema: async ({ h }) => ({ path: '/v1/json-schema-validate', headers: h, body: BODIES.schemaValidate }),
   hs256: async ({ h, post }) => {
-    const secret = 'bench-secret-bench-secret-bench-secret!';
-    const { token } = await post('/v1/auth/jwt-generate', { payload: { sub: 'user-42', role: 'admin' }, secret, algorithm: 'HS256' });
-    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret } };
+    const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
+    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
   },
 };
 if (!CASES[name]) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
