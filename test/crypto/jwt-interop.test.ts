@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { constants, createHmac, generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { jwtVerify, SignJWT } from 'jose';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 /** How node:crypto signs and verifies each JWS algorithm, independently of jose. */
@@ -32,7 +33,7 @@ const HMAC: Record<string, string> = { HS256: 'sha256', HS384: 'sha384', HS512: 
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-describe('JWT interoperability with node:crypto', () => {
+describe('JWT interoperability with node:crypto and jose', () => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp();
@@ -93,6 +94,24 @@ describe('JWT interoperability with node:crypto', () => {
     assert.equal((await post('jwt-verify', { token: jwk.token, public_key: p256.publicKey.export({ format: 'jwk' }) })).json().valid, true);
   });
 
+  it('verifies many tokens against one public key (imported once, then cached), and a private key as public_key each time', async () => {
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const publicPem = pem(p256.publicKey);
+    const privatePem = pem(p256.privateKey);
+    const other = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    for (let i = 0; i < 3; i++) {
+      const { token } = (await post('jwt-generate', { algorithm: 'ES256', private_key: privatePem, payload: { n: i } })).json();
+      for (const public_key of [publicPem, p256.publicKey.export({ format: 'jwk' }), privatePem]) {
+        const verified = (await post('jwt-verify', { token, public_key })).json();
+        assert.equal(verified.valid, true, JSON.stringify(verified));
+        assert.equal(verified.payload.n, i);
+      }
+      // The cached key is the right one: another key still fails, and ES256 still needs an EC key.
+      assert.equal((await post('jwt-verify', { token, public_key: pem(other.publicKey) })).json().reason, 'invalid_signature');
+      assert.equal((await post('jwt-verify', { token, public_key: pem(rsa.publicKey) })).json().reason, 'algorithm_not_allowed');
+    }
+  });
+
   it('keeps a "__proto__" claim as an ordinary claim', async () => {
     const body = '{"payload":{"__proto__":{"admin":true},"sub":"x"},"secret":"s3cret-s3cret-s3cret"}';
     const res = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt-generate', headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });
@@ -101,4 +120,32 @@ describe('JWT interoperability with node:crypto', () => {
     assert.deepEqual(Object.getOwnPropertyDescriptor(claims, '__proto__')?.value, { admin: true });
     assert.equal(({} as Record<string, unknown>).admin, undefined);
   });
+
+  // jose: an independent JOSE implementation.
+  for (const alg of [...Object.keys(HMAC), ...Object.keys(ASYMMETRIC)]) {
+    it(`${alg}: jose verifies the service's token, and the service verifies jose's`, async () => {
+      const hmac = alg in HMAC;
+      const secret = randomBytes(48);
+      const { privateKey, publicKey } = hmac ? { privateKey: secret, publicKey: secret } : ASYMMETRIC[alg].keys();
+      const signKey = hmac ? { secret: secret.toString('base64url'), secret_encoding: 'base64url' } : { private_key: pem(privateKey as KeyObject) };
+      const verifyKey = hmac ? signKey : { public_key: pem(publicKey as KeyObject) };
+
+      const res = await post('jwt-generate', { algorithm: alg, ...signKey, payload: { role: 'admin' }, issuer: 'devutil', expires_in: 600 });
+      assert.equal(res.statusCode, 200, res.body);
+      const { payload, protectedHeader } = await jwtVerify(res.json().token, publicKey, { issuer: 'devutil', algorithms: [alg] });
+      assert.deepEqual(protectedHeader, { typ: 'JWT', alg });
+      assert.equal(payload.role, 'admin');
+      assert.equal(payload.exp, (payload.iat as number) + 600);
+
+      const token = await new SignJWT({ sub: 'jose' }).setProtectedHeader({ alg }).setIssuedAt().setAudience('svc').sign(privateKey);
+      const verified = (await post('jwt-verify', { token, ...verifyKey, audience: 'svc' })).json();
+      assert.equal(verified.valid, true, JSON.stringify(verified));
+      assert.equal(verified.payload.sub, 'jose');
+      const [h, p, sig] = token.split('.');
+      const flipped = Buffer.from(sig, 'base64url');
+      flipped[0] ^= 1;
+      const tampered = `${h}.${p}.${flipped.toString('base64url')}`;
+      assert.equal((await post('jwt-verify', { token: tampered, ...verifyKey, audience: 'svc' })).json().reason, 'invalid_signature');
+    });
+  }
 });

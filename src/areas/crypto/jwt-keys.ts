@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, createSecretKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
+import { createTtlCache } from '../../ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 
 /** A key as the wire carries it: PEM text or a JWK object. */
@@ -43,19 +44,47 @@ export function importPrivateKey(key: WireKey): KeyObject {
 }
 
 /**
- * A public key from PEM (SPKI, PKCS#1, an X.509 certificate, or a private key whose public half
- * is taken) or a JWK object; anything else is a 422 on `public_key`.
- *
- * @example
- *   importPublicKey({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })
+ * Public keys imported lately, by their wire text. Importing a PEM or JWK costs 0.1 to 0.2 ms
+ * (OpenSSL's decoders), more than verifying most signatures, and a caller usually checks many
+ * tokens against one key. Only public material is kept: never a private key (whose public half
+ * this route also accepts) nor a secret.
  */
-export function importPublicKey(key: WireKey): KeyObject {
+const publicKeys = createTtlCache<KeyObject>({ maxEntries: 256, minTtlSeconds: 3600, maxTtlSeconds: 3600, now: Date.now });
+/** Longest wire text kept (a certificate chain's first PEM, an RSA-8192 JWK fit easily). */
+const MAX_CACHED_KEY_CHARS = 16 * 1024;
+
+function publicCacheKey(key: WireKey): string | undefined {
+  if (typeof key === 'string') return key.includes('PRIVATE') ? undefined : `pem:${key}`;
+  // A JWK with any of these members carries private material (RFC 7518 §6.2.2, §6.3.2, §6.4.1; RFC 8037 §2).
+  if (['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'].some((member) => Object.hasOwn(key, member))) return undefined;
+  return `jwk:${JSON.stringify(key)}`;
+}
+
+function readPublicKey(key: WireKey): KeyObject | undefined {
   try {
     if (typeof key === 'string' && key.includes('-----BEGIN CERTIFICATE-----')) return new X509Certificate(key).publicKey;
     const imported = typeof key === 'string' ? createPublicKey(key) : createPublicKey({ key: key as JsonWebKey, format: 'jwk' });
     if (imported.type === 'public') return imported;
   } catch {
-    // reported below with one message for every unusable input
+    // reported by the caller with one message for every unusable input
   }
-  throw invalidField('public_key', 'is not a public key (PEM SPKI or PKCS#1, an X.509 certificate, or a public JWK)');
+  return undefined;
+}
+
+/**
+ * A public key from PEM (SPKI, PKCS#1, an X.509 certificate, or a private key whose public half
+ * is taken) or a JWK object; anything else is a 422 on `public_key`. Public keys seen lately come
+ * from a cache (256 keys, an hour).
+ *
+ * @example
+ *   importPublicKey({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })
+ */
+export function importPublicKey(key: WireKey): KeyObject {
+  const cacheKey = publicCacheKey(key);
+  const cached = cacheKey === undefined ? undefined : publicKeys.get(cacheKey);
+  if (cached) return cached;
+  const imported = readPublicKey(key);
+  if (!imported) throw invalidField('public_key', 'is not a public key (PEM SPKI or PKCS#1, an X.509 certificate, or a public JWK)');
+  if (cacheKey !== undefined && cacheKey.length <= MAX_CACHED_KEY_CHARS) publicKeys.set(cacheKey, imported, 3600);
+  return imported;
 }

@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { SignJWT, type JWTHeaderParameters } from 'jose';
 import { invalidField } from '../../errors.js';
+import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { createSignature } from './jwt-signature.js';
 
 export interface SignJwtInput {
   algorithm: JwtAlgorithmName;
@@ -42,15 +43,19 @@ const CLAIM_TYPES: Record<string, (v: unknown) => boolean> = {
 // the token must be processed and are not supported.
 const RESERVED_HEADER = ['crit', 'b64'];
 
+const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+
 /**
- * Sign a JWT. `iat` is `now` unless the payload carries one; `expiresIn`, `notBefore`, `issuer`,
- * `subject` and `audience` set (and override) `exp`, `nbf`, `iss`, `sub`, `aud`.
+ * Sign a JWT (RFC 7515 compact serialization of the JSON header and claims). `iat` is `now`
+ * unless the payload carries one; `expiresIn`, `notBefore`, `issuer`, `subject` and `audience`
+ * set (and override) `exp`, `nbf`, `iss`, `sub`, `aud`. A promise only for the algorithms whose
+ * signing runs on the thread pool (RS*, PS*, ES384, ES512).
  *
  * @example
  *   await signJwt({ algorithm: 'HS256', key, keyField: 'secret', payload: { sub: '42' }, expiresIn: 3600, now: Date.now() })
  *   // { token: 'eyJ...', header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', iat: ..., exp: ... } }
  */
-export async function signJwt(input: SignJwtInput): Promise<SignedJwt> {
+export function signJwt(input: SignJwtInput): MaybePromise<SignedJwt> {
   const mismatch = keyMismatch(input.algorithm, input.key);
   if (mismatch) throw invalidField(input.keyField, mismatch);
   for (const [claim, valid] of Object.entries(CLAIM_TYPES)) {
@@ -69,7 +74,11 @@ export async function signJwt(input: SignJwtInput): Promise<SignedJwt> {
   const extra = input.header ?? {};
   if (Object.hasOwn(extra, 'alg') && extra.alg !== input.algorithm) throw invalidField('header.alg', `must be absent or equal to algorithm (${input.algorithm})`);
   for (const name of RESERVED_HEADER) if (Object.hasOwn(extra, name)) throw invalidField(`header.${name}`, 'is not supported');
-  const header = { typ: 'JWT', ...extra, alg: input.algorithm } as JWTHeaderParameters;
-  const token = await new SignJWT(payload).setProtectedHeader(header).sign(input.key);
-  return { token, header, payload };
+  const header: Record<string, unknown> = { typ: 'JWT', ...extra, alg: input.algorithm };
+  const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
+  return andThen(createSignature(input.algorithm, input.key, signingInput), (signature) => ({
+    token: `${signingInput}.${signature.toString('base64url')}`,
+    header,
+    payload,
+  }));
 }

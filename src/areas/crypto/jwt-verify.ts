@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
 import { checkClaims } from './jwt-claims.js';
 import { JwtMalformedError, readJwt } from './jwt-decode.js';
@@ -29,13 +30,14 @@ const fail = (reason: VerifyReason, error: string): VerifyOutcome => ({ valid: f
  * algorithms and algorithms outside `algorithms` are refused; the key must fit the algorithm's
  * family; `crit` extensions are not supported; the signature must hold; the payload must be a
  * claims set; then `iss`/`aud` and `nbf`/`exp` (with `clockTolerance`). Every failure is an
- * outcome, never a throw.
+ * outcome, never a throw. The outcome is a promise only for ES384 and ES512, whose signature
+ * check runs on the thread pool.
  *
  * @example
  *   verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
  *   verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
  */
-export function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptions): VerifyOutcome {
+export function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptions): MaybePromise<VerifyOutcome> {
   let read: ReturnType<typeof readJwt>;
   try {
     read = readJwt(token);
@@ -53,17 +55,17 @@ export function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptio
   if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 
   const signingInput = token.slice(0, token.lastIndexOf('.'));
-  if (!verifySignature(alg, key, signingInput, Buffer.from(read.signature, 'base64url'))) {
-    return fail('invalid_signature', 'the signature does not match the header and payload with this key');
-  }
-  // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
-  if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
-  const claimFailure = checkClaims(read.payload, {
-    issuer: options.issuer,
-    audience: options.audience,
-    clockTolerance: options.clockTolerance ?? 0,
-    now: options.now,
+  return andThen(verifySignature(alg, key, signingInput, Buffer.from(read.signature, 'base64url')), (holds) => {
+    if (!holds) return fail('invalid_signature', 'the signature does not match the header and payload with this key');
+    // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
+    if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
+    const claimFailure = checkClaims(read.payload, {
+      issuer: options.issuer,
+      audience: options.audience,
+      clockTolerance: options.clockTolerance ?? 0,
+      now: options.now,
+    });
+    if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
+    return { valid: true, header: read.header, payload: read.payload };
   });
-  if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
-  return { valid: true, header: read.header, payload: read.payload };
 }

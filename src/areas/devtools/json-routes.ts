@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { andThen } from '../../maybe-promise.js';
 import { transformJson } from './jmespath.js';
 import { jsonTransformSchema } from './jmespath-schemas.js';
-import { isolationFor, validateJsonSchema } from './json-schema.js';
+import { prepareValidation, validateJsonSchema } from './json-schema.js';
 import { createSchemaPool } from './json-schema-pool.js';
 import type { Draft } from './json-schema-drafts.js';
 import { jsonSchemaValidateSchema } from './json-schema-schemas.js';
@@ -37,13 +38,16 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
     return { result: transformJson(data, expression, { legacyLiterals }), expression };
   });
 
-  app.post<{ Body: ValidateBody }>('/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, config: { area: 'devtools' } }, async (request) => {
+  app.post<{ Body: ValidateBody }>('/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, config: { area: 'devtools' } }, (request) => {
     const { data, schema, draft, schemas, assert_format: assertFormat } = request.body;
     const input = { data, schema, draft, schemas, assertFormat };
-    const isolation = isolationFor(input);
-    const { valid, errors } = await (isolation === 'none' ? validateJsonSchema(input) : schemaPool.run(input, isolation === 'regex' ? 'regex_timeout' : 'validation_error'));
-    const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
-    return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
+    const prepared = prepareValidation(input);
+    const { isolation } = prepared;
+    const result = isolation === 'none' ? validateJsonSchema(prepared) : schemaPool.run(input, isolation === 'regex' ? 'regex_timeout' : 'validation_error');
+    return andThen(result, ({ valid, errors }) => {
+      const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
+      return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
+    });
   });
 
   app.post<{ Body: { data: unknown } }>('/v1/json-to-schema', { schema: jsonToSchemaSchema, config: { area: 'devtools' } }, (request) => {

@@ -1,7 +1,10 @@
 /** A bounded LRU of compilations in flight or done, keyed by everything that shapes them. */
 export interface CompileCache<T> {
-  /** The cached compilation of `key`, or `compile()` run (one at a time across the cache) and kept. */
-  get(key: string, compile: () => Promise<T>): Promise<T>;
+  /**
+   * The cached compilation of `key` (the value itself once it has finished, so a hit costs no
+   * promise), or `compile()` run (one at a time across the cache) and kept.
+   */
+  get(key: string, compile: () => Promise<T>): T | Promise<T>;
   /** Compilations started so far, and entries held. */
   stats(): { compiles: number; cached: number };
 }
@@ -17,7 +20,7 @@ export interface CompileCache<T> {
  *   await cache.get('k', async () => 0); // → 42 from the cache
  */
 export function createCompileCache<T>(limits: { entries: number; bytes: number }): CompileCache<T> {
-  const entries = new Map<string, { compiled: Promise<T>; bytes: number }>();
+  const entries = new Map<string, { compiled: Promise<T>; done: boolean; value?: T; bytes: number }>();
   let bytes = 0;
   let compiles = 0;
   let queue: Promise<unknown> = Promise.resolve();
@@ -41,15 +44,21 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
       if (hit) {
         entries.delete(key);
         entries.set(key, hit);
-        return hit.compiled;
+        return hit.done ? hit.value! : hit.compiled;
       }
       compiles++;
-      const entry = { compiled: exclusive(compile), bytes: key.length };
+      const entry: { compiled: Promise<T>; done: boolean; value?: T; bytes: number } = { compiled: exclusive(compile), done: false, bytes: key.length };
       entries.set(key, entry);
       bytes += entry.bytes;
-      entry.compiled.catch(() => {
-        if (entries.get(key) === entry) remove(key);
-      });
+      entry.compiled.then(
+        (value) => {
+          entry.value = value;
+          entry.done = true;
+        },
+        () => {
+          if (entries.get(key) === entry) remove(key);
+        },
+      );
       while (entries.size > limits.entries || bytes > limits.bytes) remove(entries.keys().next().value!);
       return entry.compiled;
     },

@@ -36,6 +36,14 @@ function normalizeDialect(uri: string): string {
   return uri.replace(/^https?:\/\//, '').replace(/#$/, '');
 }
 
+/** Each draft under every spelling of its dialect URI that normalizes to it (http, https or no scheme; with or without `#`). */
+const BY_DIALECT = new Map<string, DraftRow>(
+  DRAFTS.flatMap((row) => {
+    const bare = normalizeDialect(row.dialect);
+    return ['', 'http://', 'https://'].flatMap((scheme) => [`${scheme}${bare}`, `${scheme}${bare}#`]).map((uri): [string, DraftRow] => [uri, row]);
+  }),
+);
+
 /**
  * The draft a `$schema` value names, or undefined for a custom meta-schema or none.
  *
@@ -43,9 +51,7 @@ function normalizeDialect(uri: string): string {
  *   draftOfDialect('http://json-schema.org/draft-07/schema#') // → the draft 7 row
  */
 export function draftOfDialect(uri: unknown): DraftRow | undefined {
-  if (typeof uri !== 'string') return undefined;
-  const wanted = normalizeDialect(uri);
-  return DRAFTS.find((row) => normalizeDialect(row.dialect) === wanted);
+  return typeof uri === 'string' ? BY_DIALECT.get(uri) : undefined;
 }
 
 /**

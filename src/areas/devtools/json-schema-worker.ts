@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { DevutilError } from '../../errors.js';
 import { DRAFT_NAMES } from './json-schema-drafts.js';
-import { compileValidation, type SchemaValidationInput } from './json-schema.js';
+import { compileValidation, prepareValidation, type SchemaValidationInput } from './json-schema.js';
 
 /** What the pool sends. */
 export interface SchemaJobMessage {
@@ -22,7 +22,7 @@ function describeError(err: unknown): { code: DevutilError['code']; message: str
 async function runJob(port: NonNullable<typeof parentPort>, job: SchemaJobMessage): Promise<void> {
   let evaluate: Awaited<ReturnType<typeof compileValidation>>;
   try {
-    evaluate = await compileValidation(job.input);
+    evaluate = await compileValidation(prepareValidation(job.input));
   } catch (err) {
     port.postMessage({ id: job.id, ok: false, ...describeError(err) });
     return;
@@ -39,7 +39,7 @@ const port = parentPort;
 if (port) {
   port.on('message', (job: SchemaJobMessage) => void runJob(port, job));
   // Compile each draft's meta-schema once before taking jobs: the first compile is the slow one.
-  void Promise.allSettled(DRAFT_NAMES.map((draft) => compileValidation({ data: null, schema: { type: 'null' }, draft }))).then(() =>
+  void Promise.allSettled(DRAFT_NAMES.map(async (draft) => compileValidation(prepareValidation({ data: null, schema: { type: 'null' }, draft })))).then(() =>
     port.postMessage({ ready: true }),
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '@hyperjump/json-schema/draft-2020-12';
 import { BASIC } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
+import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { estimateJsonChars } from '../../json-size.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
@@ -130,22 +131,6 @@ function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: 
   }
 }
 
-/**
- * How a validation should run: on a worker thread (stopped after a time limit) when it runs
- * regexes taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or
- * when data or schemas are large enough for validation to take long; in-process otherwise.
- *
- * @example
- *   isolationFor({ data: 'a', schema: { pattern: '(a+)+$' } }) // → 'regex'
- *   isolationFor({ data: 1, schema: { type: 'integer' } }) // → 'none'
- */
-export function isolationFor(input: SchemaValidationInput): 'regex' | 'large' | 'none' {
-  const small = SCHEMA_LIMITS.inProcessBytes;
-  const schemas = [input.schema, input.schemas ?? null];
-  if (hasRegexKeyword(schemas)) return 'regex';
-  return estimateJsonChars(schemas, small) > small || estimateJsonChars(input.data, small) > small ? 'large' : 'none';
-}
-
 /** Whether any object in `value` has a `pattern` or `patternProperties` key (iterative walk). */
 function hasRegexKeyword(value: unknown): boolean {
   const stack: unknown[] = [value];
@@ -166,52 +151,90 @@ function applyDraft(schema: unknown, row: DraftRow, explicit: boolean): unknown 
   return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, k === '$schema' ? row.dialect : v]));
 }
 
-/**
- * Validate JSON against a JSON Schema (drafts 4, 6, 7, 2019-09, 2020-12) without any network
- * or file access. Compiled validators are cached. A schema that is invalid, or a `$ref` that
- * cannot be resolved from the request, throws `validation_error` (422).
- *
- * @example
- *   await validateJsonSchema({ data: { age: 'x' }, schema: { properties: { age: { type: 'integer' } } } })
- *   // → { valid: false, errors: [{ error: 'value at ["age"] must be integer', path: ['age'], schemaPath: '#/properties/age/type' }] }
- */
-export async function validateJsonSchema(input: SchemaValidationInput): Promise<SchemaValidationResult> {
-  return (await compileValidation(input))();
+/** A request read once: its draft, its schema text (the cache key) and where it should run. */
+export interface PreparedValidation {
+  input: SchemaValidationInput;
+  row: DraftRow;
+  root: unknown;
+  schemas: Array<[string, unknown]>;
+  /** JSON text of the root schema and the `schemas` documents. */
+  text: string;
+  /** Everything that shapes a compilation: draft, format assertion, schema text. */
+  key: string;
+  /**
+   * Where to run: on a worker thread (stopped after a time limit) when the schemas hold regexes
+   * taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or when data
+   * or schemas are large enough for validation to take long; in-process otherwise.
+   */
+  isolation: 'regex' | 'large' | 'none';
 }
 
 /**
- * The two phases of {@link validateJsonSchema}: compile (or fetch from the cache) now, and
- * return the synchronous evaluation, so a worker can time the evaluation alone.
+ * Read a validation request: the draft (`draft`, else the `$schema`'s, else 2020-12), the schema
+ * text (oversized text is refused here, before it becomes a cache key) and where it should run.
  *
  * @example
- *   const run = await compileValidation({ data: 1, schema: { type: 'string' } });
- *   run().valid // → false
+ *   prepareValidation({ data: 'a', schema: { pattern: '(a+)+$' } }).isolation // → 'regex'
+ *   prepareValidation({ data: 1, schema: { type: 'integer' } }).isolation // → 'none'
  */
-export async function compileValidation(input: SchemaValidationInput): Promise<() => SchemaValidationResult> {
+export function prepareValidation(input: SchemaValidationInput): PreparedValidation {
   const schemas = Object.entries(input.schemas ?? {}).map(([uri, doc]): [string, unknown] => [uri.replace(/#$/, ''), doc]);
   const declared = draftOfDialect((input.schema as { $schema?: unknown } | null)?.$schema);
   const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
   const root = applyDraft(input.schema, row, input.draft !== undefined);
   const text = JSON.stringify([root, schemas]);
-  // Oversized text is refused before it becomes a cache key.
   if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
   const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
+  const small = SCHEMA_LIMITS.inProcessBytes;
+  // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
+  const isolation =
+    text.includes('"pattern') && hasRegexKeyword([root, schemas])
+      ? 'regex'
+      : text.length > small || estimateJsonChars(input.data, small) > small
+        ? 'large'
+        : 'none';
+  return { input, row, root, schemas, text, key, isolation };
+}
+
+/**
+ * The two phases of a validation: compile (or take from the cache: then no promise) now, and
+ * return the synchronous evaluation, so a worker can time the evaluation alone. A schema that
+ * is invalid, or a `$ref` that cannot be resolved from the request, throws `validation_error`.
+ *
+ * @example
+ *   const run = await compileValidation(prepareValidation({ data: 1, schema: { type: 'string' } }));
+ *   run().valid // → false
+ */
+export function compileValidation(prepared: PreparedValidation): MaybePromise<() => SchemaValidationResult> {
+  const { input, row, root, schemas, text } = prepared;
   // The other limits depend only on the text, which a cached compilation has already passed.
-  const compiled = await cache.get(key, async () => {
+  const compiled = cache.get(prepared.key, async () => {
     checkLimits(root, schemas, text.length);
     return compileSchema(root, row, schemas);
   });
-  return () => {
+  return andThen(compiled, (c) => () => {
     let output: { valid: boolean; errors?: OutputUnit[] };
     try {
       setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below
-      output = compiled.validator(input.data as never, BASIC) as typeof output;
+      output = c.validator(input.data as never, BASIC) as typeof output;
     } catch (err) {
       if (err instanceof RangeError) throw schemaError('data', 'nests too deeply for this schema');
       throw err;
     }
     if (output.valid) return { valid: true, errors: [] };
     const units = (output.errors ?? []).slice(0, SCHEMA_LIMITS.maxErrors);
-    return { valid: false, errors: describeFailures(units, { data: input.data, ...compiled }) };
-  };
+    return { valid: false, errors: describeFailures(units, { data: input.data, ...c }) };
+  });
+}
+
+/**
+ * Validate JSON against a JSON Schema (drafts 4, 6, 7, 2019-09, 2020-12) in this thread, without
+ * any network or file access; compiled validators are cached.
+ *
+ * @example
+ *   validateJsonSchema(prepareValidation({ data: { age: 'x' }, schema: { properties: { age: { type: 'integer' } } } }))
+ *   // → { valid: false, errors: [{ error: 'value at ["age"] must be integer', path: ['age'], schemaPath: '#/properties/age/type' }] }
+ */
+export function validateJsonSchema(prepared: PreparedValidation): MaybePromise<SchemaValidationResult> {
+  return andThen(compileValidation(prepared), (run) => run());
 }

@@ -1,6 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { DevutilError, invalidField } from '../../errors.js';
-import { createTtlCache } from './ttl-cache.js';
+import { createTtlCache } from '../../ttl-cache.js';
 
 type Resolver = InstanceType<typeof dns.Resolver>;
 
