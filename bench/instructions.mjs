@@ -27,6 +27,11 @@ const warmup = Number(process.env.BENCH_WARMUP ?? 20000);
 // valgrind names its control pipe after HOST, which the service's environment sets: both sides must agree.
 const HOST = '127.0.0.1';
 
+// Services under valgrind still running: killed when this process ends, however it ends (one build
+// failing must not leave the other's service behind).
+const services = new Set();
+process.on('exit', () => services.forEach((c) => c.kill('SIGKILL')));
+
 /** Each case: how to set it up on a running service, given its URL, key header and a JSON POST helper. */
 const CASES = {
   healthz: async () => ({ path: '/healthz' }),
@@ -54,6 +59,7 @@ async function countBuild(dist) {
     env: { ...process.env, HOST, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')), ADMIN_TOKEN, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
+  services.add(child);
   const url = `http://${HOST}:${port}`;
   try {
     for (let i = 0; ; i++) {

@@ -1,5 +1,19 @@
 import type { KeyObject } from 'node:crypto';
 
+/**
+ * An HMAC secret as its bytes, shaped like a KeyObject where the algorithm checks look. node:crypto's
+ * HMAC takes the bytes directly, which spares each request the native KeyObject a secret would need.
+ */
+export class HmacSecret {
+  readonly type = 'secret';
+  readonly asymmetricKeyType = undefined;
+  readonly asymmetricKeyDetails = undefined;
+  constructor(readonly bytes: Buffer) {}
+}
+
+/** A JWS key: an HMAC secret, or a public or private key. */
+export type JwtKey = HmacSecret | KeyObject;
+
 export type JwtFamily = 'hmac' | 'rsa' | 'rsa-pss' | 'ecdsa' | 'eddsa';
 
 export interface JwtAlgorithm {
@@ -57,7 +71,7 @@ const KEY_TYPE_NAMES: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA-PSS
 const nameKeyType = (type: string | undefined) => KEY_TYPE_NAMES[type ?? ''] ?? (type ?? 'unknown').toUpperCase();
 
 // Every asymmetric type name starts with a vowel sound ("an RSA", "an EC", "an Ed25519").
-function describeKey(key: KeyObject): string {
+function describeKey(key: JwtKey): string {
   if (key.type === 'secret') return 'an HMAC secret';
   const curve = key.asymmetricKeyDetails?.namedCurve;
   return `an ${nameKeyType(key.asymmetricKeyType)}${curve ? ` (${curve})` : ''} ${key.type} key`;
@@ -71,7 +85,7 @@ function describeKey(key: KeyObject): string {
  * @example
  *   keyMismatch('HS256', rsaPublicKey) // 'HS256 needs an HMAC secret, not an RSA public key'
  */
-export function keyMismatch(alg: JwtAlgorithmName, key: KeyObject): string | undefined {
+export function keyMismatch(alg: JwtAlgorithmName, key: JwtKey): string | undefined {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   const type = key.type === 'secret' ? 'secret' : (key.asymmetricKeyType ?? 'unknown');
   const wanted = row.family === 'hmac' ? 'an HMAC secret' : `an ${row.keyTypes.map(nameKeyType).join(' or ')} key`;

@@ -1,7 +1,8 @@
-import { createPrivateKey, createPublicKey, createSecretKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import { createTtlCache } from '../../ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
+import { HmacSecret } from './jwt-algorithms.js';
 
 /** A key as the wire carries it: PEM text or a JWK object. */
 export type WireKey = string | Record<string, unknown>;
@@ -17,13 +18,13 @@ const LOOKS_LIKE_KEY = /-----BEGIN [A-Z0-9 ]+-----|^\s*\{\s*"(?:kty|keys)"/;
  * @example
  *   importHmacSecret('AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow', 'base64url')
  */
-export function importHmacSecret(secret: string, encoding: ByteEncoding | undefined): KeyObject {
+export function importHmacSecret(secret: string, encoding: ByteEncoding | undefined): HmacSecret {
   const bytes = decodeBytes(secret, encoding, 'secret');
   if (LOOKS_LIKE_KEY.test(bytes.toString('latin1'))) {
     throw invalidField('secret', 'is a PEM key, certificate or JWK; an HMAC secret must be a shared secret, never a public key');
   }
   if (bytes.length === 0) throw invalidField('secret', 'must not be empty');
-  return createSecretKey(bytes);
+  return new HmacSecret(bytes);
 }
 
 /**

@@ -1,12 +1,11 @@
-import type { KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
-import { keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 import { createSignature } from './jwt-signature.js';
 
 export interface SignJwtInput {
   algorithm: JwtAlgorithmName;
-  key: KeyObject;
+  key: JwtKey;
   /** Wire field the key came from, for error paths (`secret` or `private_key`). */
   keyField: string;
   payload: Record<string, unknown>;

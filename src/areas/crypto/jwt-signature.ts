@@ -1,7 +1,7 @@
 import { constants, createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { MaybePromise } from '../../maybe-promise.js';
-import { JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { HmacSecret, JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 
 /** Per family: the node:crypto options that make `sign`/`verify` write and read a JOSE signature. */
 const KEY_OPTIONS: Record<JwtAlgorithm['family'], (row: JwtAlgorithm) => object> = {
@@ -18,7 +18,7 @@ const KEY_OPTIONS: Record<JwtAlgorithm['family'], (row: JwtAlgorithm) => object>
 const signOnThreadPool = promisify(sign) as (hash: string | null, data: Buffer, key: object) => Promise<Buffer>;
 const verifyOnThreadPool = promisify(verify) as (hash: string | null, data: Buffer, key: object, signature: Buffer) => Promise<boolean>;
 
-const hmac = (row: JwtAlgorithm, key: KeyObject, data: Buffer) => createHmac(row.hash!, key).update(data).digest();
+const hmac = (row: JwtAlgorithm, key: JwtKey, data: Buffer) => createHmac(row.hash!, key instanceof HmacSecret ? key.bytes : key).update(data).digest();
 
 /**
  * The JWS signature of `signingInput` (`header.payload`, base64url) with node:crypto. The key must
@@ -28,10 +28,11 @@ const hmac = (row: JwtAlgorithm, key: KeyObject, data: Buffer) => createHmac(row
  * @example
  *   createSignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30') // Buffer of 32 bytes
  */
-export function createSignature(alg: JwtAlgorithmName, key: KeyObject, signingInput: string): MaybePromise<Buffer> {
+export function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): MaybePromise<Buffer> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   const data = Buffer.from(signingInput, 'ascii');
   if (row.family === 'hmac') return hmac(row, key, data);
+  if (key instanceof HmacSecret) throw new TypeError(`${alg} cannot sign with an HMAC secret`); // keyMismatch refuses it first
   const options = { key, ...KEY_OPTIONS[row.family](row) };
   return row.offEventLoop?.includes('sign') ? signOnThreadPool(row.hash, data, options) : sign(row.hash, data, options);
 }
@@ -44,14 +45,14 @@ export function createSignature(alg: JwtAlgorithmName, key: KeyObject, signingIn
  * @example
  *   verifySignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30', signatureBytes) // true
  */
-export function verifySignature(alg: JwtAlgorithmName, key: KeyObject, signingInput: string, signature: Buffer): MaybePromise<boolean> {
+export function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: Buffer): MaybePromise<boolean> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   const data = Buffer.from(signingInput, 'ascii');
   if (row.family === 'hmac') {
     const expected = hmac(row, key, data);
     return expected.length === signature.length && timingSafeEqual(expected, signature);
   }
-  if (row.signatureBytes !== undefined && signature.length !== row.signatureBytes) return false;
+  if (key instanceof HmacSecret || (row.signatureBytes !== undefined && signature.length !== row.signatureBytes)) return false;
   const options = { key, ...KEY_OPTIONS[row.family](row) };
   return row.offEventLoop?.includes('verify') ? verifyOnThreadPool(row.hash, data, options, signature) : verify(row.hash, data, options, signature);
 }

@@ -1,6 +1,5 @@
-import type { KeyObject } from 'node:crypto';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
-import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 import { checkClaims } from './jwt-claims.js';
 import { JwtMalformedError, readJwt } from './jwt-decode.js';
 import { verifySignature } from './jwt-signature.js';
@@ -37,7 +36,7 @@ const fail = (reason: VerifyReason, error: string): VerifyOutcome => ({ valid: f
  *   verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
  *   verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
  */
-export function verifyJwt(token: string, key: KeyObject, options: VerifyJwtOptions): MaybePromise<VerifyOutcome> {
+export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions): MaybePromise<VerifyOutcome> {
   let read: ReturnType<typeof readJwt>;
   try {
     read = readJwt(token);
