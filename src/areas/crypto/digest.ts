@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Hash algorithms of `POST /v1/auth/hash`: wire name → node:crypto name, digest size, standard.
@@ -37,7 +37,8 @@ export type DigestEncoding = (typeof DIGEST_ENCODINGS)[number];
  *   computeHash(Buffer.from('abc'), 'sha256', 'hex') // 'ba7816bf8f01cfea...'
  */
 export function computeHash(data: Buffer, algorithm: HashAlgorithm, encoding: DigestEncoding): string {
-  return createHash(HASH_ALGORITHMS[algorithm].node).update(data).digest(encoding);
+  // The one-shot form: no Hash object (a native handle the garbage collector must track) per call.
+  return hash(HASH_ALGORITHMS[algorithm].node, data, encoding);
 }
 
 /**
