@@ -6,9 +6,11 @@
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node instructions.mjs /tmp/dist-before ../dist mock [requests]
 //      (one build alone, printed only: node instructions.mjs ../dist - mock)
-// Cases: healthz, account, mock, catch, jmespath, number, sort, dedup, schema, sha256, hs256.
+// Cases: healthz, account, mock, catch, jmespath, number, sort, dedup, schema, sha256, hs256, dnsget, dnspost.
 // Each build serves from its own service process under valgrind (about 100 s per run; both run at once).
 import { spawn, execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -48,15 +50,34 @@ const CASES = {
     const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
     return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
   },
+  // The same cached lookup by query string and by JSON body (DNS_SERVERS: the server below).
+  dnsget: async ({ h }) => ({ path: '/v1/lookup?domain=bench.test&type=A', headers: h }),
+  dnspost: async ({ h }) => ({ path: '/v1/devtools/dns-lookup', headers: h, body: { domain: 'bench.test', type: 'A' } }),
 };
 if (!CASES[name]) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
+
+/** For the dns cases: a UDP DNS server on loopback answering bench.test A with a one-hour TTL. */
+async function startDnsServer() {
+  const packet = createRequire(new URL('../package.json', import.meta.url))('dns-packet');
+  const socket = createSocket('udp4');
+  socket.on('message', (msg, peer) => {
+    const query = packet.decode(msg);
+    const q = query.questions[0];
+    const answers = q.name.toLowerCase() === 'bench.test' && q.type === 'A' ? [{ name: q.name, type: 'A', ttl: 3600, data: '192.0.2.10' }] : [];
+    socket.send(packet.encode({ type: 'response', id: query.id, flags: packet.AUTHORITATIVE_ANSWER, questions: [q], answers }), peer.port, peer.address);
+  });
+  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  socket.unref();
+  return `127.0.0.1:${socket.address().port}`;
+}
+const dnsServers = name.startsWith('dns') ? await startDnsServer() : undefined;
 
 async function countBuild(dist) {
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'devutil-callgrind-'));
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn('valgrind', ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${out}/cg.%p`, process.execPath, ...nodeArgs, join(resolve(dist), 'src/cli/main.js'), 'serve'], {
-    env: { ...process.env, HOST, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')), ADMIN_TOKEN, LOG_LEVEL: 'warn' },
+    env: { ...process.env, HOST, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')), ADMIN_TOKEN, LOG_LEVEL: 'warn', ...(dnsServers ? { DNS_SERVERS: dnsServers } : {}) },
     stdio: 'ignore',
   });
   services.add(child);
