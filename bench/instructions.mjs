@@ -21,6 +21,8 @@ import { BODIES, HS256 } from './request-bodies.mjs';
 const [distA, distB, name = 'healthz', requestsArg] = process.argv.slice(2);
 if (!distA || !distB) throw new Error('usage: node instructions.mjs <dist before> <dist after> <case> [requests]');
 const requests = Number(requestsArg ?? 10000);
+// Keep-alive clients with a request in flight each (BENCH_CONNECTIONS, default 8).
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 8);
 // Names for the two builds in the results (e.g. the commits they were built from); default: their paths.
 const [labelA = distA, labelB = distB] = (process.env.BENCH_LABELS ?? '').split(',').filter(Boolean);
 // Long enough for the JIT to settle: with 1500 requests of warm-up and 1000 measured, optimizing
@@ -98,7 +100,7 @@ async function countBuild(dist) {
     const c = await CASES[name]({ h, post });
     const body = c.body === undefined ? undefined : typeof c.body === 'string' ? c.body : JSON.stringify(c.body);
     const headers = { ...(c.headers ?? {}), ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) };
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
     const one = () => new Promise((ok, fail) => {
       const req = http.request(url + c.path, { method: body ? 'POST' : 'GET', agent, headers }, (res) => {
         res.resume();
@@ -107,10 +109,10 @@ async function countBuild(dist) {
       req.on('error', fail);
       req.end(body);
     });
-    // 8 requests in flight at a time, as 8 keep-alive clients.
+    // `connections` requests in flight at a time, as that many keep-alive clients.
     const burst = async (n) => {
       let left = n;
-      await Promise.all(Array.from({ length: 8 }, async () => { while (left-- > 0) await one(); }));
+      await Promise.all(Array.from({ length: connections }, async () => { while (left-- > 0) await one(); }));
     };
     const control = (command) => execFileSync('callgrind_control', [command, String(child.pid)], { stdio: 'ignore', env: { ...process.env, HOST } });
     await burst(warmup);
@@ -146,7 +148,7 @@ if (distB === '-') {
 }
 const [before, after] = await Promise.all([countBuild(distA), countBuild(distB)]);
 writeResults(`instructions-${name}`, {
-  note: `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, 8 keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process. event_loop: the main thread alone; all_threads adds V8's helper threads (concurrent GC marking, optimizing compiler), whose share depends on whether a major GC falls in the window.`,
+  note: `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, ${connections} keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process. event_loop: the main thread alone; all_threads adds V8's helper threads (concurrent GC marking, optimizing compiler), whose share depends on whether a major GC falls in the window.`,
   pinned: false,
   rows: [
     { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all },
