@@ -4,12 +4,9 @@
 // after the first query every lookup is answered from the service's TTL cache.
 // Target: cached lookups keep >= 60% of /healthz.
 // Run: npm run build && (cd bench && npm install && node dns.mjs)   [BENCH_SECONDS=3, BENCH_ROUNDS=3 by default]
-import { createSocket } from 'node:dgram';
-import { createRequire } from 'node:module';
+import { startDnsServer } from './dns-server.mjs';
 import { measure, ratio, startService, writeResults } from './lib.mjs';
 
-// dns-packet is a dev dependency of the project root.
-const packet = createRequire(new URL('../package.json', import.meta.url))('dns-packet');
 const duration = Number(process.env.BENCH_SECONDS ?? 3);
 
 const ZONE = {
@@ -19,19 +16,9 @@ const ZONE = {
     { type: 'TXT', ttl: 3600, data: 'v=spf1 ip4:192.0.2.0/24 include:_spf.bench.test ~all' },
   ],
 };
-let upstreamQueries = 0;
-const dns = createSocket('udp4');
-dns.on('message', (msg, peer) => {
-  upstreamQueries += 1;
-  const query = packet.decode(msg);
-  const q = query.questions[0];
-  const answers = (ZONE[q.name.toLowerCase()] ?? []).filter((r) => r.type === q.type).map((r) => ({ name: q.name, ...r }));
-  const flags = packet.AUTHORITATIVE_ANSWER | (ZONE[q.name.toLowerCase()] ? 0 : 3);
-  dns.send(packet.encode({ type: 'response', id: query.id, flags, questions: [q], answers }), peer.port, peer.address);
-});
-await new Promise((resolve) => dns.bind(0, '127.0.0.1', resolve));
+const dns = await startDnsServer(ZONE);
 
-const service = await startService({ env: { DNS_SERVERS: `127.0.0.1:${dns.address().port}` } });
+const service = await startService({ env: { DNS_SERVERS: dns.address } });
 const headers = { 'x-api-key': service.apiKey };
 
 try {
@@ -55,7 +42,7 @@ try {
     const body = await res.json();
     if (res.status !== 200 || !c.expect(body)) throw new Error(`${c.title}: ${res.status} ${JSON.stringify(body)}`);
   }
-  const queriesBefore = upstreamQueries;
+  const queriesBefore = dns.queries();
 
   // The machine may be shared: measure in rounds and, in each, run GET /healthz right before every
   // route, so each ratio compares two neighbouring runs; report per route the median over the rounds.
@@ -96,13 +83,13 @@ try {
   writeResults('dns', {
     note: `${rounds} rounds; in each, GET /healthz is measured right before every route and pct_of_healthz is the median of those paired ratios. ` + 'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; '
       + 'DNS_SERVERS = a UDP DNS server in this process on 127.0.0.1 serving bench.test with TTL 3600, so lookups are answered from the service\'s cache.',
-    upstream_queries_during_load: upstreamQueries - queriesBefore,
+    upstream_queries_during_load: dns.queries() - queriesBefore,
     rows,
     verdicts: [
       verdict('GET /v1/lookup A (cached)'),
       // The lookup endpoint (spec 1.5) carries the target; the devtools alias answers the same lookup from a JSON body.
       `POST /v1/devtools/dns-lookup A (cached) at ${pct('POST /v1/devtools/dns-lookup A (cached)')}% of /healthz: the same cached lookup read from a JSON body, which costs more time per request than a query string here (bench/post-vs-get.mjs); reported, the target is judged on GET /v1/lookup`,
-      `upstream DNS queries during the measured runs: ${upstreamQueries - queriesBefore} (A answers are cached for their TTL; TXT, whose TTL node does not expose, for 60 s; no-record answers for 15 s)`,
+      `upstream DNS queries during the measured runs: ${dns.queries() - queriesBefore} (A answers are cached for their TTL; TXT, whose TTL node does not expose, for 60 s; no-record answers for 15 s)`,
       'GET /v1/account is the floor of any keyed route (key lookup, rate limit, credits); compare the lookups with it as well as with /healthz.',
     ],
   });

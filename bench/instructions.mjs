@@ -9,12 +9,11 @@
 // Cases: healthz, account, mock, catch, jmespath, number, sort, dedup, schema, sha256, hs256, dnsget, dnspost.
 // Each build serves from its own service process under valgrind (about 100 s per run; both run at once).
 import { spawn, execFileSync } from 'node:child_process';
-import { createSocket } from 'node:dgram';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BENCH_ZONE, startDnsServer } from './dns-server.mjs';
 import { ADMIN_TOKEN, freePort, writeResults } from './lib.mjs';
 import { BODIES, HS256 } from './request-bodies.mjs';
 
@@ -58,21 +57,8 @@ const CASES = {
 };
 if (!CASES[name]) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
 
-/** For the dns cases: a UDP DNS server on loopback answering bench.test A with a one-hour TTL. */
-async function startDnsServer() {
-  const packet = createRequire(new URL('../package.json', import.meta.url))('dns-packet');
-  const socket = createSocket('udp4');
-  socket.on('message', (msg, peer) => {
-    const query = packet.decode(msg);
-    const q = query.questions[0];
-    const answers = q.name.toLowerCase() === 'bench.test' && q.type === 'A' ? [{ name: q.name, type: 'A', ttl: 3600, data: '192.0.2.10' }] : [];
-    socket.send(packet.encode({ type: 'response', id: query.id, flags: packet.AUTHORITATIVE_ANSWER, questions: [q], answers }), peer.port, peer.address);
-  });
-  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  socket.unref();
-  return `127.0.0.1:${socket.address().port}`;
-}
-const dnsServers = name.startsWith('dns') ? await startDnsServer() : undefined;
+// The dns cases ask a DNS server on loopback (bench.test A, one-hour TTL), never the machine's resolver.
+const dnsServers = name.startsWith('dns') ? (await startDnsServer(BENCH_ZONE)).address : undefined;
 
 async function countBuild(dist) {
   const port = await freePort();

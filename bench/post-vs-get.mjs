@@ -4,27 +4,17 @@
 // bench/instructions.mjs counts the two cases' instructions (dnsget, dnspost); this shows their time.
 // Run: npm run build && (cd bench && npm install && node post-vs-get.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3]
 import autocannon from 'autocannon';
-import { createSocket } from 'node:dgram';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { BENCH_ZONE, startDnsServer } from './dns-server.mjs';
 import { startService, writeResults } from './lib.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const CLOCK_TICK_US = 10_000; // USER_HZ is 100 on Linux (getconf CLK_TCK)
 
-// A DNS server on loopback, so the service never asks the system's resolver.
-const packet = createRequire(new URL('../package.json', import.meta.url))('dns-packet');
-const dns = createSocket('udp4');
-dns.on('message', (msg, peer) => {
-  const query = packet.decode(msg);
-  const q = query.questions[0];
-  const answers = q.name.toLowerCase() === 'bench.test' && q.type === 'A' ? [{ name: q.name, type: 'A', ttl: 3600, data: '192.0.2.10' }] : [];
-  dns.send(packet.encode({ type: 'response', id: query.id, flags: packet.AUTHORITATIVE_ANSWER, questions: [q], answers }), peer.port, peer.address);
-});
-await new Promise((resolve) => dns.bind(0, '127.0.0.1', resolve));
+const dns = await startDnsServer(BENCH_ZONE);
 
-const service = await startService({ env: { DNS_SERVERS: `127.0.0.1:${dns.address().port}` } });
+const service = await startService({ env: { DNS_SERVERS: dns.address } });
 const headers = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
 const cases = [
   { title: 'GET /v1/lookup?domain=bench.test&type=A', path: '/v1/lookup?domain=bench.test&type=A', method: 'GET' },

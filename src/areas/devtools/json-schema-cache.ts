@@ -9,6 +9,15 @@ export interface CompileCache<T> {
   stats(): { compiles: number; cached: number };
 }
 
+/** A compilation: its promise, and its value once it has finished. */
+interface Entry<T> {
+  compiled: Promise<T>;
+  done: boolean;
+  value?: T;
+  /** Length of the key, counted against the byte bound. */
+  bytes: number;
+}
+
 /**
  * An LRU bounded by entry count and by the total length of the keys (the keys hold the schema
  * text, so this bounds memory too). A failed compilation is dropped, not cached. Compilations run
@@ -20,7 +29,7 @@ export interface CompileCache<T> {
  *   await cache.get('k', async () => 0); // → 42 from the cache
  */
 export function createCompileCache<T>(limits: { entries: number; bytes: number }): CompileCache<T> {
-  const entries = new Map<string, { compiled: Promise<T>; done: boolean; value?: T; bytes: number }>();
+  const entries = new Map<string, Entry<T>>();
   let bytes = 0;
   let compiles = 0;
   let queue: Promise<unknown> = Promise.resolve();
@@ -47,7 +56,7 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
         return hit.done ? hit.value! : hit.compiled;
       }
       compiles++;
-      const entry: { compiled: Promise<T>; done: boolean; value?: T; bytes: number } = { compiled: exclusive(compile), done: false, bytes: key.length };
+      const entry: Entry<T> = { compiled: exclusive(compile), done: false, bytes: key.length };
       entries.set(key, entry);
       bytes += entry.bytes;
       entry.compiled.then(
