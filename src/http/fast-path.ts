@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requestRecorder } from './request-record.js';
+import { batchWrites } from './write-batching.js';
 import { lazyRequestLogger } from './request-logger.js';
 
 /**
@@ -18,7 +19,8 @@ type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
 /**
  * Fastify's `serverFactory`: the HTTP/1 server Fastify would create (same options and timeouts),
  * whose request listener offers each request to `routes` first. While the server is closing,
- * every request goes to Fastify, which answers 503.
+ * every request goes to Fastify, which answers 503. Its connections write once per event-loop
+ * iteration ({@link batchWrites}).
  *
  * @example
  *   const routes: FastRoute[] = [];
@@ -35,6 +37,7 @@ export function fastPathServer(routes: readonly FastRoute[]): ServerFactory {
     if (opts.keepAliveTimeout !== undefined) server.keepAliveTimeout = opts.keepAliveTimeout;
     if (opts.requestTimeout !== undefined) server.requestTimeout = opts.requestTimeout;
     server.setTimeout(opts.connectionTimeout ?? 0);
+    server.on('connection', batchWrites);
     return server;
   };
 }
