@@ -1,6 +1,6 @@
 import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
-import authPlugin, { prependHook } from './auth/plugin.js';
+import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
 import { withKeyCache } from './auth/key-cache.js';
 import keyRoutes from './auth/routes.js';
@@ -20,6 +20,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
+import { prependHook, withPrologue } from './http/route-hooks.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -110,10 +111,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, logRequests };
 
   // Callback-style hooks and route data bound at registration: these run on every request.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   const recordFor = (route: string) => {
     const record = requestRecorder(ctx.metrics, route, logRequests);
     return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
@@ -124,17 +121,23 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const recordUnmatched = recordFor('unmatched');
   app.addHook('onRoute', (route) => {
     route.onResponse = prependHook(route.onResponse, recordFor(route.url));
-    // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields.
-    if (route.schema?.body) {
-      route.preValidation = prependHook(route.preValidation, (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-        if (request.body === undefined) request.body = {};
-        done();
-      });
-    }
   });
-  registerErrorHandling(app, (request, reply) => reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined)));
+  registerErrorHandling(app, (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
+  });
 
   await app.register(authPlugin, ctx);
+  // After the auth plugin's onRoute hook, so these steps join the hook it put first on keyed routes.
+  app.addHook('onRoute', (route) => {
+    // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields (a
+    // body, when there is one, replaces it; the JSON parser reads an empty one as `{}` too).
+    const noBody = route.schema?.body ? (request: FastifyRequest) => (request.body = {}) : null;
+    route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
+      reply.header('x-request-id', request.id);
+      noBody?.(request);
+    });
+  });
   await registerOpenApi(app);
   await app.register(opsRoutes, ctx);
   await app.register(keyRoutes, ctx);

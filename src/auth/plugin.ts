@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../context.js';
 import { DevutilError, type ErrorCode } from '../errors.js';
 import { mergeErrorResponses } from '../http/schemas.js';
+import { prependHook } from '../http/route-hooks.js';
 import type { ApiKeyRecord } from '../storage/types.js';
 import { andThen, isPromise, type MaybePromise } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
@@ -60,7 +61,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-const OWN_HOOK = Symbol('devutil.hook');
 const DIGEST_MEMO = Symbol('devutil.digestMemo');
 
 /**
@@ -72,17 +72,6 @@ function digestMemo(request: FastifyRequest): DigestMemo | undefined {
   const socket = request.raw.socket as (object & { [DIGEST_MEMO]?: DigestMemo }) | null | undefined;
   if (!socket) return undefined;
   return (socket[DIGEST_MEMO] ??= { secret: null, digest: '' });
-}
-
-/**
- * `hook` first, then the route's own hooks. Idempotent: Fastify derives HEAD routes from GET
- * options that already carry the hook, and it must not run twice.
- */
-export function prependHook<T>(existing: T | T[] | undefined, hook: T): T[] {
-  const list = existing === undefined ? [] : ([existing].flat() as T[]);
-  if (list.some((h) => (h as { [OWN_HOOK]?: boolean })[OWN_HOOK])) return list;
-  (hook as { [OWN_HOOK]?: boolean })[OWN_HOOK] = true;
-  return [hook, ...list];
 }
 
 /** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */

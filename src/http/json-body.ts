@@ -61,7 +61,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         if (err) return done(err, undefined);
         let parsed: unknown;
         try {
-          parsed = parseJsonBody(body!.toString('utf8'));
+          // An empty body reads as `{}`, as a request without one does (src/app.ts).
+          parsed = parseJsonBody(body!.toString('utf8')) ?? {};
         } catch (parseErr) {
           return done(parseErr as Error, undefined);
         }
