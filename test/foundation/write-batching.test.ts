@@ -75,6 +75,26 @@ describe('write batching on a socket', () => {
     }
   });
 
+  it('the eighth held socket sends all eight at once, without waiting for the iteration to end', async () => {
+    const pairs = await Promise.all(Array.from({ length: 8 }, () => socketPair()));
+    try {
+      pairs.forEach(({ accepted }, i) => {
+        accepted.cork();
+        accepted.write(`r${i}`);
+        accepted.uncork();
+        const waiting = pairs.slice(0, i + 1).map((p) => p.accepted.writableLength);
+        if (i < 7) assert.deepEqual(waiting, Array(i + 1).fill(2), `held after ${i + 1}`);
+        else assert.deepEqual(waiting, Array(8).fill(0), 'all sent at the eighth');
+      });
+      await Promise.all(pairs.map((p, i) => until(() => p.received() === `r${i}`, `socket ${i}`)));
+    } finally {
+      for (const { client, server } of pairs) {
+        client.destroy();
+        server.close();
+      }
+    }
+  });
+
   it('a socket destroyed while its writes are held sends them first', async () => {
     const { server, accepted, received, closed } = await socketPair();
     try {
