@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requestRecorder } from './request-record.js';
-import { batchWrites } from './write-batching.js';
+import { batchWrites, writeThrough } from './write-batching.js';
 import { lazyRequestLogger } from './request-logger.js';
 
 /**
@@ -20,7 +20,7 @@ type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
  * Fastify's `serverFactory`: the HTTP/1 server Fastify would create (same options and timeouts),
  * whose request listener offers each request to `routes` first. While the server is closing,
  * every request goes to Fastify, which answers 503. Its connections write once per event-loop
- * iteration ({@link batchWrites}).
+ * iteration ({@link batchWrites}), but for the answers of the fast routes ({@link writeThrough}).
  *
  * @example
  *   const routes: FastRoute[] = [];
@@ -30,7 +30,15 @@ export function fastPathServer(routes: readonly FastRoute[]): ServerFactory {
   return (handler, options) => {
     const opts = options as FastifyServerOptions & { http?: object; connectionTimeout?: number; keepAliveTimeout?: number; requestTimeout?: number };
     const server: Server = createServer(opts.http ?? {}, (req, res) => {
-      if (server.listening) for (const route of routes) if (route(req, res)) return;
+      if (server.listening) {
+        for (const route of routes) {
+          if (route(req, res)) {
+            writeThrough(req.socket, true);
+            return;
+          }
+        }
+      }
+      writeThrough(req.socket, false);
       handler(req, res);
     });
     // What Fastify sets on the server it creates itself (lib/server.js).

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setImmediate as nextIteration } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { batchWrites } from '../../src/http/write-batching.js';
+import { batchWrites, writeThrough } from '../../src/http/write-batching.js';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
 /** A loopback server whose accepted sockets are batched; resolves with a client and the server side. */
@@ -105,6 +105,27 @@ describe('write batching on a socket', () => {
       await closed;
       assert.equal(received(), 'last words');
     } finally {
+      server.close();
+    }
+  });
+
+  it('a write-through socket (fast routes) sends at its uncork, and holds again once switched back', async () => {
+    const { server, client, accepted, received } = await socketPair();
+    try {
+      writeThrough(accepted, true);
+      accepted.cork();
+      accepted.write('now,');
+      accepted.uncork();
+      assert.equal(accepted.writableLength, 0);
+      writeThrough(accepted, false);
+      accepted.cork();
+      accepted.write('later');
+      accepted.uncork();
+      assert.equal(accepted.writableLength, 5);
+      await nextIteration();
+      await until(() => received() === 'now,later', 'the bytes');
+    } finally {
+      client.destroy();
       server.close();
     }
   });
