@@ -14,7 +14,7 @@ type BatchedSocket = Socket & { [BATCHED]?: true; [HELD]?: boolean; [THROUGH]?: 
  * service idle while the peer catches up (with autocannon, a JavaScript client about as fast as
  * `/healthz`, unbounded holding cost `/healthz` 20-35% and mock serving 25-40% of their requests/s
  * against no batching). With 8, mock serving and `/healthz` were level with no batching and JMESPath
- * 15% faster (autocannon, 50 connections, three services side by side, 3 rounds).
+ * 15% faster (autocannon, 50 connections, caps of 2, 4 and 8 and no batching side by side, 3 rounds).
  */
 const MAX_HELD = 8;
 
