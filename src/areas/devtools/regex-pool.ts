@@ -28,6 +28,8 @@ export interface RegexPool {
 interface Job {
   message: RegexJobMessage;
   deadline: number;
+  /** Queued before the pool's first worker was ready: its wait was a cold start, not contention. */
+  coldStart: boolean;
   /** Fires when the job is still waiting for a worker at its deadline. */
   waitTimer: NodeJS.Timeout;
   resolve(result: ExtractResult): void;
@@ -90,15 +92,23 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     while (!closed && slots.size < options.size) spawn();
   }
 
+  const contended = () => new DevutilError('regex_timeout', `No regex worker became free within ${options.deadlineMs} ms: other patterns are using them. Retry shortly.`);
+
   function pump(): void {
     for (const slot of slots) {
       if (queue.length === 0) return;
       if (!slot.ready || slot.job) continue;
       const job = queue.shift() as Job;
       clearTimeout(job.waitTimer);
+      // A job that waited out a cold start gets at least a short run past its deadline; any other
+      // never runs past it, so an answer comes within the deadline however the pool is contended.
+      const left = Math.min(options.timeoutMs, job.deadline - Date.now());
+      if (left <= 0 && !job.coldStart) {
+        job.reject(contended());
+        continue;
+      }
       slot.job = job;
-      // At least a short run even past the deadline (the wait may have been a cold start).
-      const runFor = Math.max(Math.min(options.timeoutMs, job.deadline - Date.now()), 100);
+      const runFor = job.coldStart ? Math.max(left, 100) : left;
       slot.timer = setTimeout(() => onTimeout(slot), runFor).unref();
       slot.port.postMessage(job.message);
     }
@@ -141,7 +151,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       return;
     }
     queue.splice(index, 1);
-    job.reject(new DevutilError('regex_timeout', `No regex worker became free within ${options.deadlineMs} ms: other patterns are using them. Retry shortly.`));
+    job.reject(contended());
   }
 
   function onExit(slot: Slot): void {
@@ -170,7 +180,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       }
       fill();
       return new Promise<ExtractResult>((resolve, reject) => {
-        const job: Job = { message: { id: nextId++, pattern, text, limits }, deadline: Date.now() + options.deadlineMs, resolve, reject, waitTimer: undefined as never };
+        const job: Job = { message: { id: nextId++, pattern, text, limits }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };
         job.waitTimer = setTimeout(() => onWaitedTooLong(job), options.deadlineMs).unref();
         queue.push(job);
         pump();
