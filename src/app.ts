@@ -132,10 +132,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   app.addHook('onRoute', (route) => {
     // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields (a
     // body, when there is one, replaces it; the JSON parser reads an empty one as `{}` too).
-    const noBody = route.schema?.body ? (request: FastifyRequest) => (request.body = {}) : null;
+    const takesBody = route.schema?.body !== undefined;
     route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
       reply.header('x-request-id', request.id);
-      noBody?.(request);
+      if (takesBody) request.body = {};
     });
   });
   await registerOpenApi(app);

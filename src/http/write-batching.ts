@@ -2,11 +2,10 @@ import { Socket } from 'node:net';
 
 const realUncork = Socket.prototype.uncork;
 const realDestroy = Socket.prototype.destroy;
-const BATCHED = Symbol('devutil.batchedWrites');
 const HELD = Symbol('devutil.heldWrites');
 const THROUGH = Symbol('devutil.writeThrough');
 
-type BatchedSocket = Socket & { [BATCHED]?: true; [HELD]?: boolean; [THROUGH]?: boolean };
+type BatchedSocket = Socket & { [HELD]?: boolean; [THROUGH]?: boolean };
 
 /**
  * Most sockets held at once: the one that makes this many sends them all. Holding every response of
@@ -81,13 +80,13 @@ function flushingDestroy(this: BatchedSocket, error?: Error): BatchedSocket {
  * of that iteration's work, at most {@link MAX_HELD} - 1 other requests (slow work runs off the
  * event loop).
  *
+ * Call it once per connection.
+ *
  * @example
  *   server.on('connection', batchWrites);
  */
 export function batchWrites(socket: Socket): void {
   const s = socket as BatchedSocket;
-  if (s[BATCHED]) return;
-  s[BATCHED] = true;
   s[HELD] = false;
   s[THROUGH] = false;
   s.uncork = heldUncork;

@@ -9,7 +9,7 @@ import { batchWrites, writeThrough } from '../../src/http/write-batching.js';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
 /** A loopback server whose accepted sockets are batched; resolves with a client and the server side. */
-async function socketPair(): Promise<{ server: Server; client: Socket; accepted: Socket; received: () => string; closed: Promise<void> }> {
+async function socketPair(): Promise<{ server: Server; client: Socket; accepted: Socket; received: () => string; closed: Promise<void>; close: () => void }> {
   let accept!: (s: Socket) => void;
   const acceptedP = new Promise<Socket>((r) => (accept = r));
   const server = createServer((s) => {
@@ -24,7 +24,18 @@ async function socketPair(): Promise<{ server: Server; client: Socket; accepted:
   client.on('data', (d: string) => (text += d));
   const closed = new Promise<void>((r) => client.on('close', () => r()));
   const accepted = await acceptedP;
-  return { server, client, accepted, received: () => text, closed };
+  const close = () => {
+    client.destroy();
+    server.close();
+  };
+  return { server, client, accepted, received: () => text, closed, close };
+}
+
+/** What Node's HTTP response does around a write: cork, write, uncork. */
+function corkedWrite(socket: Socket, text: string): void {
+  socket.cork();
+  socket.write(text);
+  socket.uncork();
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
@@ -37,14 +48,10 @@ async function until(check: () => boolean, what: string): Promise<void> {
 
 describe('write batching on a socket', () => {
   it('holds the last uncork until the end of the iteration, then writes everything in order', async () => {
-    const { server, client, accepted, received } = await socketPair();
+    const { accepted, received, close } = await socketPair();
     try {
-      accepted.cork();
-      accepted.write('one,');
-      accepted.uncork();
-      accepted.cork();
-      accepted.write('two');
-      accepted.uncork();
+      corkedWrite(accepted, 'one,');
+      corkedWrite(accepted, 'two');
       assert.equal(accepted.writableLength, 7, 'nothing written before the iteration ends');
       assert.equal(accepted.writableCorked, 1);
       await nextIteration();
@@ -52,13 +59,12 @@ describe('write batching on a socket', () => {
       assert.equal(accepted.writableCorked, 0);
       await until(() => received() === 'one,two', 'the bytes');
     } finally {
-      client.destroy();
-      server.close();
+      close();
     }
   });
 
   it('a nested uncork keeps its meaning: only the outermost one is held', async () => {
-    const { server, client, accepted, received } = await socketPair();
+    const { accepted, received, close } = await socketPair();
     try {
       accepted.cork();
       accepted.cork();
@@ -70,8 +76,7 @@ describe('write batching on a socket', () => {
       await nextIteration();
       await until(() => received() === 'x', 'the byte');
     } finally {
-      client.destroy();
-      server.close();
+      close();
     }
   });
 
@@ -79,28 +84,21 @@ describe('write batching on a socket', () => {
     const pairs = await Promise.all(Array.from({ length: 8 }, () => socketPair()));
     try {
       pairs.forEach(({ accepted }, i) => {
-        accepted.cork();
-        accepted.write(`r${i}`);
-        accepted.uncork();
+        corkedWrite(accepted, `r${i}`);
         const waiting = pairs.slice(0, i + 1).map((p) => p.accepted.writableLength);
         if (i < 7) assert.deepEqual(waiting, Array(i + 1).fill(2), `held after ${i + 1}`);
         else assert.deepEqual(waiting, Array(8).fill(0), 'all sent at the eighth');
       });
       await Promise.all(pairs.map((p, i) => until(() => p.received() === `r${i}`, `socket ${i}`)));
     } finally {
-      for (const { client, server } of pairs) {
-        client.destroy();
-        server.close();
-      }
+      for (const p of pairs) p.close();
     }
   });
 
   it('a socket destroyed while its writes are held sends them first', async () => {
     const { server, accepted, received, closed } = await socketPair();
     try {
-      accepted.cork();
-      accepted.write('last words');
-      accepted.uncork();
+      corkedWrite(accepted, 'last words');
       accepted.destroy();
       await closed;
       assert.equal(received(), 'last words');
@@ -110,35 +108,29 @@ describe('write batching on a socket', () => {
   });
 
   it('a write-through socket (fast routes) sends at its uncork, and holds again once switched back', async () => {
-    const { server, client, accepted, received } = await socketPair();
+    const { accepted, received, close } = await socketPair();
     try {
       writeThrough(accepted, true);
-      accepted.cork();
-      accepted.write('now,');
-      accepted.uncork();
+      corkedWrite(accepted, 'now,');
       assert.equal(accepted.writableLength, 0);
       writeThrough(accepted, false);
-      accepted.cork();
-      accepted.write('later');
-      accepted.uncork();
+      corkedWrite(accepted, 'later');
       assert.equal(accepted.writableLength, 5);
       await nextIteration();
       await until(() => received() === 'now,later', 'the bytes');
     } finally {
-      client.destroy();
-      server.close();
+      close();
     }
   });
 
   it('an uncorked socket writes at once, as without batching', async () => {
-    const { server, client, accepted, received } = await socketPair();
+    const { accepted, received, close } = await socketPair();
     try {
       accepted.write('now');
       assert.equal(accepted.writableLength, 0);
       await until(() => received() === 'now', 'the bytes');
     } finally {
-      client.destroy();
-      server.close();
+      close();
     }
   });
 });
