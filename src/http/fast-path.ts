@@ -30,13 +30,10 @@ export function fastPathServer(routes: readonly FastRoute[]): ServerFactory {
   return (handler, options) => {
     const opts = options as FastifyServerOptions & { http?: object; connectionTimeout?: number; keepAliveTimeout?: number; requestTimeout?: number };
     const server: Server = createServer(opts.http ?? {}, (req, res) => {
+      // Set before a route runs: a fast route may answer before it returns.
+      writeThrough(req.socket, true);
       if (server.listening) {
-        for (const route of routes) {
-          if (route(req, res)) {
-            writeThrough(req.socket, true);
-            return;
-          }
-        }
+        for (const route of routes) if (route(req, res)) return;
       }
       writeThrough(req.socket, false);
       handler(req, res);

@@ -145,8 +145,11 @@ export interface MockStore {
   /** Applies the patch to a live mock; returns the updated record or null when missing/expired. */
   updateMock(id: string, patch: MockPatch, now: number): Promise<MockRecord | null>;
   deleteMock(id: string): Promise<boolean>;
-  /** Atomically counts one served request; returns the new hit count or null when missing/expired. */
-  recordMockHit(id: string, now: number): Promise<number | null>;
+  /**
+   * Atomically counts one served request; returns the new hit count or null when missing/expired.
+   * A store that counts in memory answers without a promise, so the answer is not held back.
+   */
+  recordMockHit(id: string, now: number): MaybePromise<number | null>;
 }
 
 /** Publish/subscribe between service instances (in-process for SQLite, Redis pub/sub for Redis). */

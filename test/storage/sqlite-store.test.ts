@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
-import { runStoreSuite } from './store-suite.js';
+import { HIT_FLUSH_MS } from '../../src/storage/sqlite/mocks.js';
+import { mockRecord, runStoreSuite } from './store-suite.js';
 
 runStoreSuite('sqlite (in memory)', async () => createSqliteStore({ dataDir: ':memory:' }));
 
@@ -22,5 +23,29 @@ it('sqlite: credit usage counted in memory is on disk after close and after the 
   const reader = createSqliteStore({ dataDir: dir }); // another connection sees the flushed usage
   assert.equal(await reader.usage.creditsUsed('key_a', '2026-11'), 7);
   await reader.close();
+  await second.close();
+});
+
+it('sqlite: mock hits counted in memory are in the rows before any read, after the flush interval and after close', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'devutil-hits-'));
+  const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const first = createSqliteStore({ dataDir: dir });
+  const mock = mockRecord('key_hits', { createdAt: T0, expiresAt: T0 + 3_600_000 });
+  await first.mocks.createMock(mock);
+  for (let i = 1; i <= 3; i++) assert.equal(first.mocks.recordMockHit(mock.id, T0), i, 'counted at once, without a promise');
+  assert.equal((await first.mocks.listMocks('key_hits', { limit: 10, offset: 0 }, T0)).items[0].hitCount, 3, 'a list reads the rows: they hold every hit');
+  assert.equal(first.mocks.recordMockHit(mock.id, T0), 4);
+  assert.equal((await first.mocks.updateMock(mock.id, { statusCode: 202 }, T0))!.hitCount, 4, 'a patch keeps the count');
+  assert.equal(first.mocks.recordMockHit(mock.id, T0), 5);
+  await new Promise((r) => setTimeout(r, HIT_FLUSH_MS + 200));
+  const reader = createSqliteStore({ dataDir: dir }); // another connection sees the flushed hits
+  assert.equal((await reader.mocks.getMock(mock.id, T0))!.hitCount, 5);
+  await reader.close();
+  assert.equal(first.mocks.recordMockHit(mock.id, T0), 6);
+  assert.equal(first.mocks.recordMockHit('mock_missing', T0), null);
+  await first.close();
+  const second = createSqliteStore({ dataDir: dir });
+  assert.equal((await second.mocks.getMock(mock.id, T0))!.hitCount, 6, 'close writes the last hits');
+  assert.equal(await second.mocks.deleteMock(mock.id), true);
   await second.close();
 });

@@ -213,6 +213,9 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const hits = await Promise.all(Array.from({ length: 50 }, () => store.mocks.recordMockHit(json.id, T0)));
       assert.deepEqual([...(hits as number[])].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1), 'concurrent hits get distinct counts');
       assert.equal((await store.mocks.getMock(json.id, T0))!.hitCount, 50);
+      assert.equal((await store.mocks.listMocks(o, { limit: 10, offset: 0 }, T0)).items.find((x) => x.id === json.id)!.hitCount, 50, 'a list shows every hit');
+      assert.equal((await store.mocks.updateMock(json.id, { delayMs: 10 }, T0))!.hitCount, 50, 'a patch keeps the count');
+      assert.equal(await store.mocks.recordMockHit(json.id, T0), 51, 'counting goes on after a patch');
       assert.equal(await store.mocks.recordMockHit(m.id, T0 + HOUR), null, 'expired mocks are not served');
       assert.equal(await store.mocks.getMock(m.id, T0 + HOUR), null);
       assert.equal(await store.mocks.deleteMock(json.id), true);

@@ -118,7 +118,7 @@ function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, enco
 
 /**
  * Mock serving on the raw request and response (spec §4.2, CONTRACT §2.5): find the mock, check
- * its path and method, wait its delay unless the client leaves, count the hit (committed before
+ * its path and method, wait its delay unless the client leaves, count the hit (counted before
  * the answer leaves), then answer. Both the Fastify route and the pre-router fast route call it,
  * so there is one behaviour whichever way a request arrives.
  *
@@ -130,8 +130,9 @@ export function createMockResponder(ctx: AppContext): (exchange: MockExchange) =
   const { store, now } = ctx;
   const encodedBody = bodyEncoder();
 
+  // A store counting in memory answers the hit at once, and the answer leaves in the same turn.
   const hitAndWrite = (exchange: MockExchange, mock: MockRecord) =>
-    store.mocks.recordMockHit(mock.id, now()).then((count) => {
+    andThen(store.mocks.recordMockHit(mock.id, now()), (count) => {
       if (count === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);
       writeMock(exchange, mock, encodedBody);
     });

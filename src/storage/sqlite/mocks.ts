@@ -1,5 +1,5 @@
 import type { MockPatch, MockRecord, MockStore } from '../types.js';
-import { run, type Db } from './database.js';
+import { run, runSync, type Db } from './database.js';
 
 interface MockRow {
   id: string;
@@ -50,23 +50,21 @@ function toColumns(mock: MockPatch): Record<string, unknown> {
   return columns;
 }
 
-interface PendingHit {
-  id: string;
-  now: number;
-  resolve: (count: number | null) => void;
-  reject: (err: unknown) => void;
-}
+/** Hits reach the database at most this long after they were counted (and before any read of mock rows). */
+export const HIT_FLUSH_MS = 1_000;
 
 /** Parsed mocks kept for serving; this store is the only writer of its database, so it stays true. */
 const CACHE_ENTRIES = 10_000;
 
 /**
  * Mocks in SQLite. Serving is the hot path: a mock is parsed once and then served from memory
- * (updates and deletes go through this store and refresh it), and hits arriving in the same
- * event-loop turn are counted in one transaction, each promise resolving after the commit that
- * holds its hit.
+ * (updates and deletes go through this store and refresh it). A hit is counted in memory, so the
+ * answer goes out at once with its exact count (JavaScript runs one call at a time: concurrent hits
+ * get distinct counts), and hits are written in one transaction at most {@link HIT_FLUSH_MS} later,
+ * before any read of mock rows, and at close, as credit usage is. A process crash can forget at most
+ * that last second of hit counts, never a mock.
  */
-export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: number): void } {
+export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: number): void; flushHits(): void } {
   const insert = db.prepare(
     `INSERT INTO mocks (id, owner_key_id, name, status_code, content_type, headers, body, response_body_json,
        method, path, delay_ms, created_at, expires_at, hit_count)
@@ -79,43 +77,39 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
   );
   const count = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM mocks WHERE owner_key_id = ? AND expires_at > ?');
   const remove = db.prepare('DELETE FROM mocks WHERE id = ?');
-  const hit = db.prepare<[number, string, number], { hit_count: number }>(
-    'UPDATE mocks SET hit_count = hit_count + ? WHERE id = ? AND expires_at > ? RETURNING hit_count',
-  );
+  const hit = db.prepare<[number, string]>('UPDATE mocks SET hit_count = hit_count + ? WHERE id = ?');
   const cache = new Map<string, MockRecord>();
   const remember = (mock: MockRecord) => {
     cache.delete(mock.id);
     if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
     cache.set(mock.id, mock);
   };
-  let pendingHits: PendingHit[] = [];
-  // One UPDATE per mock per batch: its k hits get the counts final-k+1 .. final, in arrival order.
-  const hitBatch = db.transaction((batch: PendingHit[]) => {
-    const byMock = new Map<string, number[]>();
-    batch.forEach((p, i) => {
-      const slots = byMock.get(p.id);
-      if (slots) slots.push(i);
-      else byMock.set(p.id, [i]);
-    });
-    const counts: (number | null)[] = new Array(batch.length).fill(null);
-    for (const [id, slots] of byMock) {
-      const final = hit.get(slots.length, id, batch[slots[0]!]!.now)?.hit_count;
-      if (final !== undefined) slots.forEach((slot, k) => (counts[slot] = final - slots.length + 1 + k));
-    }
-    return counts;
+  /** mock id → hits counted but not yet written */
+  const unwritten = new Map<string, number>();
+  let timer: NodeJS.Timeout | null = null;
+  const writeHits = db.transaction(() => {
+    for (const [id, n] of unwritten) hit.run(n, id);
   });
+  // Every read of mock rows comes after this, so rows always carry every hit counted so far.
   const flushHits = () => {
-    const batch = pendingHits;
-    pendingHits = [];
-    run(() => hitBatch(batch)).then(
-      (counts) =>
-        batch.forEach((p, i) => {
-          const cached = cache.get(p.id);
-          if (cached && counts[i] !== null) cached.hitCount = counts[i];
-          p.resolve(counts[i]);
-        }),
-      (err: unknown) => batch.forEach((p) => p.reject(err)),
-    );
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (unwritten.size === 0 || !db.open) return;
+    writeHits();
+    unwritten.clear();
+  };
+  const live = (id: string, now: number): MockRecord | null => {
+    const cached = cache.get(id);
+    if (cached && cached.expiresAt > now) return cached;
+    flushHits();
+    const row = get.get(id, now);
+    if (!row) {
+      cache.delete(id);
+      return null;
+    }
+    const mock = toMock(row);
+    remember(mock);
+    return mock;
   };
   const updates = new Map<string, ReturnType<Db['prepare']>>();
   const update = db.transaction((id: string, patch: MockPatch, now: number): MockRecord | null => {
@@ -131,6 +125,7 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
     return row ? toMock(row) : null;
   });
   return {
+    flushHits,
     /** Drop cached mocks expired at `now` (the purge removed their rows). */
     forgetExpired(now) {
       for (const [id, mock] of cache) if (mock.expiresAt <= now) cache.delete(id);
@@ -143,20 +138,18 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
       const cached = cache.get(id);
       if (cached && cached.expiresAt > now) return { ...cached };
       return run(() => {
-        const row = get.get(id, now);
-        if (!row) {
-          cache.delete(id);
-          return null;
-        }
-        const mock = toMock(row);
-        remember(mock);
-        return { ...mock };
+        const mock = live(id, now);
+        return mock ? { ...mock } : null;
       });
     },
     listMocks: (owner, page, now) =>
-      run(() => ({ total: count.get(owner, now)!.n, items: list.all(owner, now, page.limit, page.offset).map(toMock) })),
+      run(() => {
+        flushHits();
+        return { total: count.get(owner, now)!.n, items: list.all(owner, now, page.limit, page.offset).map(toMock) };
+      }),
     updateMock: (id, patch, now) =>
       run(() => {
+        flushHits();
         cache.delete(id);
         const mock = update(id, patch, now);
         if (mock) remember({ ...mock });
@@ -165,12 +158,16 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
     deleteMock: (id) =>
       run(() => {
         cache.delete(id);
+        unwritten.delete(id);
         return remove.run(id).changes === 1;
       }),
     recordMockHit: (id, now) =>
-      new Promise((resolve, reject) => {
-        if (pendingHits.length === 0) setImmediate(flushHits);
-        pendingHits.push({ id, now, resolve, reject });
+      runSync(() => {
+        const mock = live(id, now);
+        if (!mock) return null;
+        unwritten.set(id, (unwritten.get(id) ?? 0) + 1);
+        timer ??= setTimeout(() => run(flushHits).catch(() => undefined), HIT_FLUSH_MS).unref();
+        return ++mock.hitCount;
       }),
   };
 }

@@ -81,6 +81,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async close() {
       if (db.open) {
         usage.flush();
+        mocks.flushHits();
         db.pragma('wal_checkpoint(TRUNCATE)');
         db.close();
       }
