@@ -138,7 +138,7 @@ try {
   const meets = (r) => r.answered_200 === concurrent && r.slowest_ms < 1500;
 
   writeResults('webhook-mocks', {
-    note: `Service with LOG_LEVEL=warn, SQLite store (each hit committed before its response), ${connections} connections, ${duration} s after an unmeasured 2 s warm-up, autocannon in a separate process from both servers. load average at start: ${loadAtStart}. cpu_s = CPU seconds the server process used during the run; req_per_cpu_s is less sensitive to other load on the machine than rps (contention still inflates CPU time).`,
+    note: `Service with LOG_LEVEL=warn, SQLite store (hits counted in memory before each response, written within 1 s), ${connections} connections, ${duration} s after an unmeasured 2 s warm-up, autocannon in a separate process from both servers. load average at start: ${loadAtStart}. cpu_s = CPU seconds the server process used during the run; req_per_cpu_s is less sensitive to other load on the machine than rps (contention still inflates CPU time).`,
     rows: [
       { ...baseline, pct_of_bare: 100, cpu_pct_of_bare: 100 },
       { ...served, pct_of_bare: pct, cpu_pct_of_bare: cpuPct },

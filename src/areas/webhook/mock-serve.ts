@@ -25,7 +25,9 @@ only that final 200.
 
 \`delay_ms\` is a timer: it blocks no other request, and when the client disconnects during the delay the timer is
 cleared, nothing is sent and the request is not counted. \`hit_count\` is incremented just before each response is
-sent, so it is exact as soon as the response arrives. Unknown, deleted and expired mocks answer 404.`;
+sent, so it is exact as soon as the response arrives. On the embedded SQLite store the count is kept in memory and
+written to disk within a second (and before any listing), so a crash of the process can forget at most the last second of
+hits; on Redis each hit is an atomic increment. Unknown, deleted and expired mocks answer 404.`;
 
 /**
  * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all

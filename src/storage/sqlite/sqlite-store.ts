@@ -17,8 +17,9 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * The embedded default store: one SQLite file in WAL mode. Each write is its own transaction and
- * is committed before the promise resolves, so an acknowledged write survives a process crash.
+ * The embedded default store: one SQLite file in WAL mode. Each write is committed before its
+ * promise resolves, so an acknowledged write survives a process crash. Counters are the exception:
+ * credit usage and mock hits are counted in memory and written within a second (and at close).
  *
  * @example
  *   const store = createSqliteStore({ dataDir: './data' });
