@@ -26,6 +26,26 @@ describe('mock serving (inject)', () => {
     assert.equal(res.headers['content-length'], String(Buffer.byteLength('<b>teapot</b>')));
   });
 
+  it("the service's headers win over the mock's own of the same name; a PATCH is served from the next hit on", async () => {
+    const early = await createMock({ status_code: 102, headers: { 'x-mock-status': '999' } });
+    const interim = await t.app.inject({ method: 'GET', url: `/v1/mock/${early}` });
+    assert.equal(interim.headers['x-mock-status'], '102', 'a 1xx mock: the service\'s X-Mock-Status, once');
+    const id = await createMock({ headers: { 'X-Request-Id': 'mine', 'X-Mock-Status': '999', 'Access-Control-Allow-Origin': 'https://app.example' }, body: 'one' });
+    const first = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}`, headers: { 'x-request-id': 'req-abc' } });
+    assert.equal(first.headers['x-request-id'], 'req-abc', 'one X-Request-Id, the request\'s');
+    assert.equal(first.headers['x-mock-status'], '999', 'X-Mock-Status is the mock\'s own unless its status is 1xx');
+    assert.equal(first.headers['access-control-allow-origin'], 'https://app.example');
+    assert.equal(first.body, 'one');
+    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${id}`, headers: t.auth, payload: { headers: { 'x-new': 'yes' }, body: 'two', content_type: 'text/csv' } });
+    assert.equal(patched.statusCode, 200);
+    const second = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
+    assert.equal(second.body, 'two');
+    assert.equal(second.headers['x-new'], 'yes');
+    assert.equal(second.headers['content-type'], 'text/csv');
+    assert.equal(second.headers['access-control-allow-origin'], '*', 'the default again once the mock no longer sets it');
+    assert.equal(second.headers['x-request-id'] !== undefined, true);
+  });
+
   it('serves response_body JSON-encoded when body is absent; defaults to an empty JSON-typed 200', async () => {
     const structured = await createMock({ response_body: { users: [{ id: 1, name: 'Ada' }] } });
     const res = await t.app.inject({ method: 'POST', url: `/v1/mock/${structured}` });

@@ -68,52 +68,72 @@ function allowedMethods(mock: MockRecord): string[] | null {
   return mock.method === 'GET' ? ['GET', 'HEAD'] : [mock.method];
 }
 
+/** What a mock serves on every hit: its body's bytes and its response headers as name, value pairs. */
+interface MockWire {
+  body: Buffer;
+  /** Never changed once built: each hit copies it to add its own headers. */
+  headers: readonly string[];
+}
+
+/** Headers the service sets on every serving response; the mock's own header of that name is not sent. */
+const SERVICE_HEADERS = new Set(['content-type', 'x-mock-id', 'x-request-id', ...Object.keys(FIXED_HEADERS)]);
+
+/** The mock's headers, then the service's, as one list for `writeHead` (names are already lower-case). */
+function headerList(mock: MockRecord): string[] {
+  const list: string[] = [];
+  // `Object.keys` of the null-prototype map: a header named `__proto__` is sent too.
+  for (const name of Object.keys(mock.headers)) if (!SERVICE_HEADERS.has(name)) list.push(name, mock.headers[name]!);
+  if (!Object.hasOwn(mock.headers, 'access-control-allow-origin')) list.push('access-control-allow-origin', '*');
+  list.push('content-type', mock.contentType, 'x-mock-id', mock.id);
+  for (const [name, value] of Object.entries(FIXED_HEADERS)) list.push(name, value);
+  return list;
+}
+
 /**
- * The UTF-8 bytes of served bodies, kept per mock while its body text stays the same (bodies up to
- * 8 KiB, the last 1000 mocks served: 8 MiB at most), so a hit does not encode the body again.
- * The Buffer is never written to, so one serves every hit.
+ * The body bytes and header list of served mocks, kept per mock while its body text, headers and
+ * content type stay the same (bodies up to 8 KiB, the last 1000 mocks served: 8 MiB at most), so a
+ * hit neither encodes the body nor walks the headers again. A patched mock is a new record with a
+ * new headers object, which the check by identity catches.
  */
-function bodyEncoder(): (mock: MockRecord) => Buffer {
-  const kept = new Map<string, { text: string; bytes: Buffer }>();
+function wireEncoder(): (mock: MockRecord) => MockWire {
+  const kept = new Map<string, MockWire & { text: string; source: MockRecord['headers']; contentType: string }>();
   return (mock) => {
     const text = servedBody(mock);
     const entry = kept.get(mock.id);
-    if (entry && entry.text === text) return entry.bytes;
-    const bytes = Buffer.from(text, 'utf8');
-    if (bytes.length <= 8 * 1024) {
-      if (kept.size >= 1000) kept.delete(kept.keys().next().value!);
-      kept.set(mock.id, { text, bytes });
+    if (entry && entry.text === text && entry.source === mock.headers && entry.contentType === mock.contentType) return entry;
+    const wire = { body: Buffer.from(text, 'utf8'), headers: headerList(mock) };
+    if (wire.body.length <= 8 * 1024) {
+      if (kept.size >= 1000 && !entry) kept.delete(kept.keys().next().value!);
+      kept.set(mock.id, { ...wire, text, source: mock.headers, contentType: mock.contentType });
     }
-    return bytes;
+    return wire;
   };
 }
 
-/** The configured answer: interim 1xx if any, status, the mock's headers, then the fixed ones (which win). */
-function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, encodedBody: (mock: MockRecord) => Buffer): void {
+/**
+ * The configured answer: interim 1xx if any, status, the mock's headers, then the service's (the
+ * mock cannot configure those). One `writeHead` with the whole list: no header map is built.
+ */
+function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, wire: MockWire): void {
   let status = mock.statusCode;
+  let headers = wire.headers.concat('x-request-id', requestId);
   if (status < 200) {
     const interim = INTERIM_WRITERS[status];
     if (interim && req.httpVersion === '1.1' && req.socket?.writable) interim(res, mock);
     status = 200;
+    // The configured status travels in X-Mock-Status, which then replaces the mock's own.
+    headers = headers.filter((_, i) => headers[i - (i % 2)] !== 'x-mock-status');
+    headers.push('x-mock-status', String(mock.statusCode));
   }
-  // Straight onto the response, whose header map has no prototype: a header named `__proto__` is sent too.
-  for (const [name, value] of Object.entries(mock.headers)) if (name !== 'content-type') res.setHeader(name, value);
-  if (status !== mock.statusCode) res.setHeader('x-mock-status', String(mock.statusCode));
-  if (!Object.hasOwn(mock.headers, 'access-control-allow-origin')) res.setHeader('access-control-allow-origin', '*');
-  res.setHeader('content-type', mock.contentType);
-  res.setHeader('x-mock-id', mock.id);
-  res.setHeader('x-request-id', requestId);
-  for (const [name, value] of Object.entries(FIXED_HEADERS)) res.setHeader(name, value);
   if (BODYLESS_STATUSES.has(status)) {
-    res.writeHead(status);
+    res.writeHead(status, headers);
     res.end();
     return;
   }
   // HEAD: Node sends the headers (Content-Length included) and drops the body.
-  const body = encodedBody(mock);
-  res.setHeader('content-length', body.length);
-  res.writeHead(status);
-  res.end(body);
+  headers.push('content-length', String(wire.body.length));
+  res.writeHead(status, headers);
+  res.end(wire.body);
 }
 
 /**
@@ -128,13 +148,13 @@ function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, enco
  */
 export function createMockResponder(ctx: AppContext): (exchange: MockExchange) => void {
   const { store, now } = ctx;
-  const encodedBody = bodyEncoder();
+  const encoded = wireEncoder();
 
   // A store counting in memory answers the hit at once, and the answer leaves in the same turn.
   const hitAndWrite = (exchange: MockExchange, mock: MockRecord) =>
     andThen(store.mocks.recordMockHit(mock.id, now()), (count) => {
       if (count === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);
-      writeMock(exchange, mock, encodedBody);
+      writeMock(exchange, mock, encoded(mock));
     });
 
   const respond = (exchange: MockExchange, mock: MockRecord | null): Promise<void> | void => {
