@@ -95,7 +95,8 @@ export function paramRoute({ route, ctx, log, accepts, handle }: ParamRouteOptio
     const requestId = ctx.requestId(req);
     const requestLog = lazyRequestLogger(log, { reqId: requestId });
     const started = performance.now();
-    res.once('finish', () => record(req.method!, res.statusCode, performance.now() - started, requestLog));
+    // `on`, not `once`: a response finishes once, and `once` wraps the listener and removes it again.
+    res.on('finish', () => record(req.method!, res.statusCode, performance.now() - started, requestLog));
     handle({ req, res, id, requestId, log: requestLog });
     return true;
   };
