@@ -1,5 +1,6 @@
 import type { MockPatch, MockRecord, MockStore } from '../types.js';
 import { run, runSync, type Db } from './database.js';
+import { writeBehind } from './write-behind.js';
 
 interface MockRow {
   id: string;
@@ -86,18 +87,16 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
   };
   /** mock id → hits counted but not yet written */
   const unwritten = new Map<string, number>();
-  let timer: NodeJS.Timeout | null = null;
   const writeHits = db.transaction(() => {
     for (const [id, n] of unwritten) hit.run(n, id);
   });
-  // Every read of mock rows comes after this, so rows always carry every hit counted so far.
-  const flushHits = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
+  // Every read of mock rows comes after a flush, so rows always carry every hit counted so far.
+  const hits = writeBehind(() => {
     if (unwritten.size === 0 || !db.open) return;
     writeHits();
     unwritten.clear();
-  };
+  }, HIT_FLUSH_MS);
+  const flushHits = hits.flush;
   const live = (id: string, now: number): MockRecord | null => {
     const cached = cache.get(id);
     if (cached && cached.expiresAt > now) return cached;
@@ -166,7 +165,7 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
         const mock = live(id, now);
         if (!mock) return null;
         unwritten.set(id, (unwritten.get(id) ?? 0) + 1);
-        timer ??= setTimeout(() => run(flushHits).catch(() => undefined), HIT_FLUSH_MS).unref();
+        hits.changed();
         return ++mock.hitCount;
       }),
   };

@@ -1,5 +1,6 @@
 import type { UsageStore } from '../types.js';
-import { run, runSync, type Db } from './database.js';
+import { runSync, type Db } from './database.js';
+import { writeBehind } from './write-behind.js';
 
 /** Credit usage reaches the database at most this long after a call. */
 export const CREDIT_FLUSH_MS = 1_000;
@@ -30,7 +31,6 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
   /** key id → period → usage */
   const usage = new Map<string, Map<string, Usage>>();
   const windows = new Map<string, { windowId: number; count: number }>();
-  let timer: NodeJS.Timeout | null = null;
 
   const entry = (keyId: string, period: string): Usage => {
     let byPeriod = usage.get(keyId);
@@ -48,18 +48,13 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
       }
     }
   });
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = null;
+  const { flush, changed } = writeBehind(() => {
     if (db.open) writeAll();
     // Entries of other periods (last month) are no longer needed once written.
     if (usage.size > 10_000) {
       for (const [keyId, byPeriod] of usage) if ([...byPeriod.values()].every((u) => u.pending === 0)) usage.delete(keyId);
     }
-  };
-  const changed = () => {
-    timer ??= setTimeout(() => run(flush).catch(() => undefined), CREDIT_FLUSH_MS).unref();
-  };
+  }, CREDIT_FLUSH_MS);
 
   return {
     flush,
