@@ -43,3 +43,25 @@ export { BASE62 };
 export function newId(prefix: 'bin_' | 'req_' | 'mock_' | 'key_'): string {
   return prefix + randomString(22);
 }
+
+/** Fixed width of the time part of {@link newTimeOrderedId}: 62^8 ms reach beyond the year 8000. */
+const TIME_CHARS = 8;
+
+/**
+ * A public identifier whose text sorts by creation time: prefix + the epoch milliseconds in 8
+ * base62 digits + 22 random base62 characters (131 bits, as {@link newId}). Rows keyed by it are
+ * appended at the end of their index instead of at a random place, so a commit of many new rows
+ * (captured requests) writes a few index pages, not one per row.
+ *
+ * @example
+ *   newTimeOrderedId('req_', 1795300000000) // 'req_0VbFd3rq' + 22 random characters
+ */
+export function newTimeOrderedId(prefix: 'req_', now: number): string {
+  let t = Math.max(0, Math.floor(now));
+  let time = '';
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = BASE62[t % 62] + time;
+    t = Math.floor(t / 62);
+  }
+  return prefix + time + randomString(22);
+}

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { DevutilError } from '../../errors.js';
-import { newId } from '../../ids.js';
+import { newTimeOrderedId } from '../../ids.js';
 import type { CapturedRequestRecord } from '../../storage/types.js';
 
 export interface RawCapture {
@@ -43,7 +43,7 @@ export function buildCapture(raw: RawCapture): CapturedRequestRecord {
   const q = raw.url.indexOf('?');
   const headers = joinHeaders(raw.rawHeaders);
   return {
-    id: newId('req_'),
+    id: newTimeOrderedId('req_', raw.now),
     binId: raw.binId,
     method: raw.method,
     path: q === -1 ? raw.url : raw.url.slice(0, q),

@@ -28,7 +28,7 @@ const captureResponse = {
   type: 'object',
   required: ['ok', 'bin_id', 'request_id'],
   properties: { ok: { type: 'boolean', const: true }, bin_id: { type: 'string' }, request_id: { type: 'string' } },
-  examples: [{ ok: true, bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH', request_id: 'req_7hJ2kLm9Np0Qr3StUvWxYz' }],
+  examples: [{ ok: true, bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH', request_id: 'req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz' }],
 } as const;
 
 const DESCRIPTION = `No key needed: the bin id is the capability. Every method is captured (HEAD, OPTIONS and extension
@@ -40,7 +40,9 @@ nothing is stored. A bin keeps its newest BIN_MAX_REQUESTS (default 1000) reques
 Access-Control-Allow-Origin: *, X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; a CORS preflight
 (OPTIONS with Access-Control-Request-Method) is captured and answered with permissive Allow-Methods/Allow-Headers.
 HEAD gets the same status and headers without a body. Sub-paths (/v1/catch/{bin_id}/any/path) and
-every other method the HTTP parser accepts are captured the same way. Unknown, deleted and expired bins answer 404.`;
+every other method the HTTP parser accepts are captured the same way. Unknown, deleted and expired bins answer 404.
+A request id is \`req_\` + the capture time (epoch milliseconds, 8 base62 digits) + 22 random base62 characters (131
+bits): ids sort by capture time, which keeps the store's index appends local.`;
 
 /** Extra headers that answer a browser preflight (OPTIONS with Access-Control-Request-Method), so the real request follows. */
 function preflightHeaders(req: IncomingMessage): Record<string, string> {

@@ -8,7 +8,7 @@ import { binIdParams, callerKeyId } from './bin-routes.js';
 import { requestDetailSchema, requestSummarySchema, requestToWire, summaryToWire } from './wire.js';
 
 const EXAMPLE_SUMMARY = {
-  request_id: 'req_7hJ2kLm9Np0Qr3StUvWxYz',
+  request_id: 'req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz',
   bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH',
   method: 'POST',
   path: '/v1/catch/bin_4fQ9xT2mZk8Lr0aBcDeFgH/stripe',

@@ -49,7 +49,7 @@ export default async function streamRoutes(app: FastifyInstance, ctx: AppContext
       response: {
         200: {
           description: 'An open event stream.',
-          content: { 'text/event-stream': { schema: { type: 'string', examples: ['event: request\ndata: {"request_id":"req_7hJ2kLm9Np0Qr3StUvWxYz"}\n\n'] } } },
+          content: { 'text/event-stream': { schema: { type: 'string', examples: ['event: request\ndata: {"request_id":"req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz"}\n\n'] } } },
         },
         ...errorResponses('not_found'),
       },
