@@ -18,6 +18,19 @@ export function sendRawJson(res: ServerResponse, status: number, body: unknown, 
 }
 
 /**
+ * {@link sendRawJson} for a hot path: JSON text already serialised and the headers as a flat
+ * name/value list, which Node writes without walking an object's keys.
+ *
+ * @example
+ *   sendRawJsonText(res, 200, '{"ok":true}', ['x-request-id', 'r-1']);
+ */
+export function sendRawJsonText(res: ServerResponse, status: number, text: string, headers: string[]): void {
+  headers.push('content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text)));
+  res.writeHead(status, headers);
+  res.end(text);
+}
+
+/**
  * The CONTRACT §0 error answer on a raw response, for routes that answer outside Fastify's reply
  * (the same body, status and headers as the app's error handler; 5xx logged, never detailed).
  * Headers set on `res` before the error are dropped; a response already under way is cut off.

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, 
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { paramRoute } from '../../http/fast-path.js';
-import { sendRawError, sendRawJson } from '../../http/raw-response.js';
+import { sendRawError, sendRawJsonText } from '../../http/raw-response.js';
 import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
@@ -44,15 +44,20 @@ every other method the HTTP parser accepts are captured the same way. Unknown, d
 A request id is \`req_\` + the capture time (epoch milliseconds, 8 base62 digits) + 22 random base62 characters (131
 bits): ids sort by capture time, which keeps the store's index appends local.`;
 
-/** Extra headers that answer a browser preflight (OPTIONS with Access-Control-Request-Method), so the real request follows. */
-function preflightHeaders(req: IncomingMessage): Record<string, string> {
+const CATCH_HEADER_LIST = Object.entries(CATCH_HEADERS).flat();
+
+/**
+ * The acknowledgement's headers as a flat name/value list: the catch headers, X-Request-Id and, for
+ * a browser preflight (OPTIONS with Access-Control-Request-Method), permissive answers so the real
+ * request follows.
+ */
+function ackHeaders(req: IncomingMessage, requestId: string): string[] {
+  const list = [...CATCH_HEADER_LIST, 'x-request-id', requestId];
   const wanted = req.headers['access-control-request-method'];
-  if (req.method !== 'OPTIONS' || wanted === undefined) return {};
-  return {
-    'access-control-allow-methods': wanted,
-    'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
-    'access-control-max-age': '86400',
-  };
+  if (req.method === 'OPTIONS' && wanted !== undefined) {
+    list.push('access-control-allow-methods', wanted, 'access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*', 'access-control-max-age', '86400');
+  }
+  return list;
 }
 
 /** One request to capture: the raw exchange, the bin id, the request's id, logger and source address, and its body when already read. */
@@ -84,7 +89,8 @@ function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => voi
         });
       }
       // HEAD: Node sends the headers and drops the body.
-      sendRawJson(x.res, 200, { ok: true, bin_id: x.binId, request_id: record.id }, { ...CATCH_HEADERS, 'x-request-id': x.requestId, ...preflightHeaders(x.req) });
+      // The request id is base62: only the bin id needs escaping.
+      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${record.id}"}`, ackHeaders(x.req, x.requestId));
     });
   };
   return (x) => {
