@@ -21,7 +21,7 @@ export const jsonTransformSchema = {
     `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values once expanded (else 422);`,
     `pad widths up to ${MAX_PAD_WIDTH}; at most ${MAX_STEPS} evaluation steps; strings built by \`to_string\`, \`join\` and`,
     `\`replace\` up to ${MAX_STRING_CHARS} characters; an expression or data nesting too deeply to evaluate is a 422.`,
-    `The last ${COMPILE_CACHE_SIZE} distinct expressions are kept compiled.`,
+    `The last ${COMPILE_CACHE_SIZE} distinct expressions (per literal mode) are kept compiled.`,
   ].join(' '),
   tags: ['devtools'],
   body: {

@@ -37,7 +37,8 @@ const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
 type Ast = Parameters<SafeInterpreter['search']>[0];
 const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
-const cache = new Map<string, Ast>();
+/** Compiled expressions by text, one LRU per literal mode (no key built per request). */
+const caches = { standard: new Map<string, Ast>(), legacy: new Map<string, Ast>() };
 
 function invalidExpression(expression: string, errorType: JmespathErrorType, message: string, position?: number): DevutilError {
   const error = position === undefined ? message : `${message} (at position ${position})`;
@@ -71,11 +72,11 @@ function checkFunctionNames(node: unknown, expression: string): void {
 }
 
 function compileExpression(expression: string, options: TransformOptions): Ast {
-  const key = `${options.legacyLiterals ? 'L' : 'S'}${expression}`;
-  const cached = cache.get(key);
+  const cache = options.legacyLiterals ? caches.legacy : caches.standard;
+  const cached = cache.get(expression);
   if (cached) {
-    cache.delete(key);
-    cache.set(key, cached);
+    cache.delete(expression);
+    cache.set(expression, cached);
     return cached;
   }
   const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
@@ -92,7 +93,7 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
     const position = locateParseError(expression, libOptions);
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
-  cache.set(key, ast);
+  cache.set(expression, ast);
   if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return ast;
 }
