@@ -182,9 +182,11 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
   const declared = draftOfDialect((input.schema as { $schema?: unknown } | null)?.$schema);
   const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
   const root = applyDraft(input.schema, row, input.draft !== undefined);
-  const text = JSON.stringify([root, schemas]);
+  // The text is also the compile cache's key, so it holds everything that shapes a compilation
+  // (a key concatenated per request was flattened and hashed again on every call).
+  const text = JSON.stringify([row.draft, input.assertFormat === true, root, schemas]);
   if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
-  const key = `${row.draft}|${input.assertFormat ? 1 : 0}|${text}`;
+  const key = text;
   const small = SCHEMA_LIMITS.inProcessBytes;
   // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
   const isolation =
