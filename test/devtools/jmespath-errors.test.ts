@@ -23,6 +23,29 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.deepEqual(res.json(), { result: null, expression: 'missing' });
   });
 
+  it('sort orders numbers numerically and strings by code point', async () => {
+    const numbers = await transform({ data: { a: [10, 9, 1, 100, -2.5] }, expression: 'sort(a)' });
+    assert.deepEqual(numbers.json().result, [-2.5, 1, 9, 10, 100]);
+    const strings = await transform({ data: { a: ['b', '\u{1F600}', '\uFFFD', 'a', 'B'] }, expression: 'sort(a)' });
+    assert.deepEqual(strings.json().result, ['B', 'a', 'b', '\uFFFD', '\u{1F600}']);
+  });
+
+  it('sort_by is stable: elements with equal keys keep their order, for string and number keys', async () => {
+    const p = [{ n: 'b', i: 1 }, { n: 'a', i: 2 }, { n: 'b', i: 3 }, { n: 'b', i: 4 }, { n: 'a', i: 5 }];
+    const byString = await transform({ data: { p }, expression: 'sort_by(p, &n)[*].i' });
+    assert.deepEqual(byString.json().result, [2, 5, 1, 3, 4]);
+    const byNumber = await transform({ data: { p: p.map((x) => ({ ...x, n: x.n === 'a' ? 1 : 0 })) }, expression: 'sort_by(p, &n)[*].i' });
+    assert.deepEqual(byNumber.json().result, [1, 3, 4, 2, 5]);
+  });
+
+  it('sort_by refuses keys that are not all numbers or all strings (invalid_type)', async () => {
+    for (const data of [{ p: [{ n: 1 }, { n: 'a' }] }, { p: [{ n: true }, { n: false }] }, { p: [{ n: 'a' }, {}] }]) {
+      const res = await transform({ data, expression: 'sort_by(p, &n)' });
+      assert.equal(res.statusCode, 400, JSON.stringify(data));
+      assert.equal(res.json().error_type, 'invalid_type');
+    }
+  });
+
   it('foo[ is a syntax error with its position', async () => {
     const res = await transform({ data: {}, expression: 'foo[' });
     assert.equal(res.statusCode, 400);

@@ -1,10 +1,13 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
+import { compareCodePoints } from './code-points.js';
 import { guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { type: string; name?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
 interface Runtime {
-  _interpreter: unknown;
+  _interpreter: { visit(node: unknown, value: unknown): unknown };
+  TYPE_NAME_TABLE: Record<number, string>;
+  getTypeName(value: unknown): number | undefined;
   _functionTable: Record<string, { _func: (this: Runtime, args: unknown[]) => unknown; _signature: unknown[] }>;
   createKeyFunction(node: unknown, types: number[]): (x: unknown) => unknown;
 }
@@ -23,7 +26,13 @@ interface BaseInterpreter {
 
 /** Longest string `pad_left`/`pad_right` may build (a bound on memory, documented on the route). */
 export const MAX_PAD_WIDTH = 100_000;
+const TYPE_NUMBER = 0;
 const TYPE_STRING = 2;
+
+/** Numbers numerically, strings by code point (the specification's order for sort and sort_by). */
+function compareSortKeys(a: unknown, b: unknown): number {
+  return typeof a === 'string' ? compareCodePoints(a, b as string) : (a as number) - (b as number);
+}
 
 const BaseClass = (TreeInterpreter as unknown as { constructor: new () => BaseInterpreter }).constructor;
 
@@ -64,6 +73,35 @@ const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown
       else setOwn(groups, key, [item]);
     }
     return groups;
+  },
+  // The library sorts numbers as text ([1, 10, 9]) and strings with a comparator that never answers
+  // "equal" (so ties lost their order) and builds code-point arrays on every comparison.
+  sort([list]) {
+    return [...(list as unknown[])].sort(compareSortKeys);
+  },
+  // Stable, and each key evaluated once (the library evaluated both keys in every comparison);
+  // type errors as the library reports them: the first key must be a number or a string, and
+  // every other key of the same type.
+  sort_by(args) {
+    const [list, expref] = args as [unknown[], unknown];
+    if (list.length === 0) return [];
+    const interpreter = this._interpreter;
+    const first = interpreter.visit(expref, list[0]);
+    const requiredType = this.getTypeName(first);
+    if (requiredType !== TYPE_NUMBER && requiredType !== TYPE_STRING) {
+      throw new Error(`Invalid type: unexpected type (${this.TYPE_NAME_TABLE[requiredType!]})`);
+    }
+    const keyed: Array<{ item: unknown; key: unknown }> = [{ item: list[0], key: first }];
+    for (let i = 1; i < list.length; i++) {
+      const key = interpreter.visit(expref, list[i]);
+      const type = this.getTypeName(key);
+      if (type !== requiredType) throw new Error(`Invalid type: expected (${this.TYPE_NAME_TABLE[requiredType]}), received ${this.TYPE_NAME_TABLE[type!]}`);
+      keyed.push({ item: list[i], key });
+    }
+    keyed.sort((a, b) => compareSortKeys(a.key, b.key));
+    const sorted: unknown[] = [];
+    for (const k of keyed) sorted.push(k.item);
+    return sorted;
   },
   max: ([list]) => pickExtreme(list as Array<number | string>, (a, b) => a > b),
   min: ([list]) => pickExtreme(list as Array<number | string>, (a, b) => a < b),

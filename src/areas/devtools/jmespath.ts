@@ -100,17 +100,22 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
 
 /** Count the values of a result as serialisation would expand them, stopping at the bound. */
 function checkResultSize(result: unknown): void {
-  const stack: unknown[] = [result];
-  let count = 0;
+  // Only containers go on the stack; their primitive members are counted where they stand.
+  const stack: object[] = [];
+  let count = 1;
+  if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
-    const value = stack.pop();
-    if (++count > MAX_RESULT_NODES) {
+    const value = stack.pop()!;
+    const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
+    count += children.length;
+    if (count > MAX_RESULT_NODES) {
       throw new DevutilError('validation_error', `The result would hold more than ${MAX_RESULT_NODES} values.`, {
         errors: [{ path: 'expression', message: `result must hold at most ${MAX_RESULT_NODES} values` }],
       });
     }
-    if (value !== null && typeof value === 'object') {
-      for (const child of Array.isArray(value) ? value : Object.values(value)) stack.push(child);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (child !== null && typeof child === 'object') stack.push(child);
     }
   }
 }
