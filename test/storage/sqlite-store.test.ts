@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';
+import { WAL_AUTOCHECKPOINT_PAGES } from '../../src/storage/sqlite/database.js';
 import { HIT_FLUSH_MS } from '../../src/storage/sqlite/mocks.js';
-import { mockRecord, runStoreSuite } from './store-suite.js';
+import { binRecord, capturedRequest, mockRecord, runStoreSuite } from './store-suite.js';
 
 runStoreSuite('sqlite (in memory)', async () => createSqliteStore({ dataDir: ':memory:' }));
 
@@ -48,4 +50,30 @@ it('sqlite: mock hits counted in memory are in the rows before any read, after t
   assert.equal((await second.mocks.getMock(mock.id, T0))!.hitCount, 6, 'close writes the last hits');
   assert.equal(await second.mocks.deleteMock(mock.id), true);
   await second.close();
+});
+
+it('sqlite: the checkpointer worker copies committed pages into the database file long before the automatic checkpoint', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'devutil-checkpoint-'));
+  const file = join(dir, 'devutil.db');
+  const store = createSqliteStore({ dataDir: dir });
+  const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const bin = binRecord('key_ckpt', { createdAt: T0, expiresAt: T0 + 3_600_000 });
+  await store.bins.createBin(bin);
+  const sizeBefore = statSync(file).size;
+  // 400 captures of 2 KB: about 200 pages of 4 KB, far below the automatic checkpoint's threshold.
+  const body = Buffer.alloc(2048, 'x');
+  const counts = await Promise.all(
+    Array.from({ length: 400 }, (_, i) => store.bins.captureRequest(capturedRequest(bin.id, { id: `req_ckpt${i}`, body, timestamp: T0 }), { maxRequests: 1000, now: T0 })),
+  );
+  assert.equal(counts.at(-1), 400);
+  assert.ok(400 * 2048 < (WAL_AUTOCHECKPOINT_PAGES * 4096) / 10, 'the test stays far below the automatic checkpoint');
+  const grown = sizeBefore + 400 * 2048;
+  for (let waited = 0; statSync(file).size < grown && waited < 5000; waited += CHECKPOINT_INTERVAL_MS) {
+    await new Promise((r) => setTimeout(r, CHECKPOINT_INTERVAL_MS));
+  }
+  assert.ok(statSync(file).size >= grown, `the database file grew from ${sizeBefore} to ${statSync(file).size} bytes (expected >= ${grown})`);
+  await store.close();
+  const reopened = createSqliteStore({ dataDir: dir });
+  assert.equal((await reopened.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 400);
+  await reopened.close();
 });

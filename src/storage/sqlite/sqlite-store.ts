@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createMemoryPubSub } from '../memory-pubsub.js';
 import type { Store } from '../types.js';
 import { createSqliteBinStore } from './bins.js';
+import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, run } from './database.js';
 import { createSqliteKeyStore } from './keys.js';
 import { createSqliteUsageStore } from './usage.js';
@@ -27,6 +28,8 @@ export interface SqliteStoreOptions {
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   const filename = options.dataDir === ':memory:' ? ':memory:' : join(options.dataDir, 'devutil.db');
   const db = openDatabase({ filename, synchronous: options.synchronous ?? 'NORMAL' });
+  // Copying the WAL into the database file happens beside the event loop (checkpointer.ts).
+  const checkpointer = filename === ':memory:' ? null : startCheckpointer(filename);
   const expiredBins = db.prepare<[number, number], { id: string }>('SELECT id FROM bins WHERE expires_at <= ? LIMIT ?');
   const deleteBinRequests = db.prepare(
     'DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)',
@@ -80,6 +83,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     ping: () => run(() => void db.prepare('SELECT 1').get()),
     async close() {
+      await checkpointer?.close();
       if (db.open) {
         usage.flush();
         mocks.flushHits();
