@@ -12,10 +12,22 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  *   const worker = startModuleWorker(import.meta.url, 'regex-worker', { workerData: { port } });
  */
 export function startModuleWorker(importMetaUrl: string, name: string, options: WorkerOptions = {}): Worker {
+  options = { execArgv: inheritedExecArgv(), ...options };
   const ext = extname(fileURLToPath(importMetaUrl));
   const entry = new URL(`./${name}${ext}`, importMetaUrl);
   if (ext !== '.ts') return new Worker(entry, options);
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
   return new Worker(code, { ...options, eval: true });
+}
+
+/**
+ * The node options a worker starts with: left to Node (undefined), which hands the worker the
+ * parent's options, V8 flags such as `--max-old-space-size` included; an explicit list holding a
+ * V8 flag makes `new Worker` throw ERR_WORKER_INVALID_EXEC_ARGV. Only under `node --input-type=…
+ * -e`, whose `--input-type` a file entry point refuses, is the list given, without it.
+ */
+function inheritedExecArgv(): string[] | undefined {
+  if (!process.execArgv.some((arg) => arg.startsWith('--input-type'))) return undefined;
+  return process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
 }

@@ -21,9 +21,9 @@ function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
-async function serve(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; url: string }> {
+async function serve(env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...CLI, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, ...CLI, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env } });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
@@ -56,6 +56,24 @@ describe('the process', () => {
     assert.equal((await fetch(`${second.url}/v1/account`, { headers: { 'x-api-key': key } })).status, 200);
     second.child.kill('SIGTERM');
     assert.equal(await exited(second.child), 0);
+  });
+
+  it('runs under V8 flags (node --max-old-space-size=…): its worker threads start, the checkpointer and the crypto pool', async () => {
+    const DATA_DIR = mkdtempSync(join(tmpdir(), 'devutil-v8flags-'));
+    const service = await serve({ DATA_DIR }, ['--max-old-space-size=512', '--stack-size=984']);
+    const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(service.output())?.[1];
+    assert.ok(key, service.output());
+    // Password strength runs on the crypto worker pool.
+    const res = await fetch(`${service.url}/v1/auth/password-strength`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'correct horse battery staple' }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.equal(typeof ((await res.json()) as { score: unknown }).score, 'number');
+    service.child.kill('SIGTERM');
+    assert.equal(await exited(service.child), 0, service.output());
+    assert.ok(!/ERR_WORKER_INVALID_EXEC_ARGV/.test(service.output()), service.output());
   });
 
   it('devutil keys create | list | rotate | revoke work on the store', () => {

@@ -52,9 +52,7 @@ const pool: PoolWorker[] = [];
 let nextId = 1;
 
 function startWorker(): PoolWorker {
-  // `--input-type` (from `node -e`) is refused for a file entry point, so it is not passed on.
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks', { execArgv });
+  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks');
   const entry: PoolWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (reply: WorkerReply) => {

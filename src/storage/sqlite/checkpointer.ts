@@ -24,9 +24,7 @@ export interface Checkpointer {
  *   await checkpointer.close();
  */
 export function startCheckpointer(filename: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
-  // `--input-type` (from `node -e`) is refused for a file entry point, so it is not passed on.
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = startModuleWorker(import.meta.url, 'checkpoint-worker', { workerData: { filename, intervalMs } satisfies CheckpointWorkerData, execArgv });
+  const worker = startModuleWorker(import.meta.url, 'checkpoint-worker', { workerData: { filename, intervalMs } satisfies CheckpointWorkerData });
   // It never keeps the process alive.
   worker.unref();
   let exited = false;
