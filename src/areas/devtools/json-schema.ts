@@ -157,10 +157,8 @@ export interface PreparedValidation {
   row: DraftRow;
   root: unknown;
   schemas: Array<[string, unknown]>;
-  /** JSON text of the root schema and the `schemas` documents. */
+  /** JSON text of everything that shapes a compilation (draft, format assertion, root schema, `schemas`): the cache key. */
   text: string;
-  /** Everything that shapes a compilation: draft, format assertion, schema text. */
-  key: string;
   /**
    * Where to run: on a worker thread (stopped after a time limit) when the schemas hold regexes
    * taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or when data
@@ -186,7 +184,6 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
   // (a key concatenated per request was flattened and hashed again on every call).
   const text = JSON.stringify([row.draft, input.assertFormat === true, root, schemas]);
   if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
-  const key = text;
   const small = SCHEMA_LIMITS.inProcessBytes;
   // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
   const isolation =
@@ -195,7 +192,7 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
       : text.length > small || estimateJsonChars(input.data, small) > small
         ? 'large'
         : 'none';
-  return { input, row, root, schemas, text, key, isolation };
+  return { input, row, root, schemas, text, isolation };
 }
 
 /**
@@ -210,7 +207,7 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
 export function compileValidation(prepared: PreparedValidation): MaybePromise<() => SchemaValidationResult> {
   const { input, row, root, schemas, text } = prepared;
   // The other limits depend only on the text, which a cached compilation has already passed.
-  const compiled = cache.get(prepared.key, async () => {
+  const compiled = cache.get(text, async () => {
     checkLimits(root, schemas, text.length);
     return compileSchema(root, row, schemas);
   });
