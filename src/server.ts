@@ -4,6 +4,7 @@ import { issueKey } from './auth/keys.js';
 import type { Config } from './config.js';
 import { createStore } from './storage/index.js';
 import type { Store } from './storage/types.js';
+import { pinTickObjectShape } from './tick-object-shape.js';
 
 /** Socket limits so a slow or idle client cannot hold a connection forever. */
 export const SERVER_TIMEOUTS = {
@@ -41,6 +42,8 @@ async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
  * requests finish, close the store and exit 0.
  */
 export async function startServer(config: Config): Promise<FastifyInstance> {
+  // Before any request: every request runs process.nextTick several times.
+  await pinTickObjectShape();
   const store = await createStore(config);
   await ensureBootstrapKey(store, config);
   const app = await buildApp({
