@@ -91,10 +91,11 @@ function stopper(child) {
  * Run the built service (`npm run build` first) on a free loopback port with a fresh data dir.
  * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
  * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to the service's node.
+ * `dist` runs another build (a copy of dist/, e.g. to compare two builds side by side).
  */
-export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true } = {}) {
+export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true, dist = join(root, 'dist') } = {}) {
   const port = env.PORT ?? (await freePort());
-  const child = spawnServer([...nodeArgs, join(root, 'dist/src/cli/main.js'), 'serve'], {
+  const child = spawnServer([...nodeArgs, join(dist, 'src/cli/main.js'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,

@@ -8,14 +8,15 @@ const THROUGH = Symbol('devutil.writeThrough');
 type BatchedSocket = Socket & { [HELD]?: boolean; [THROUGH]?: boolean };
 
 /**
- * Most sockets held at once: the one that makes this many sends them all. Holding every response of
- * an iteration saves the most wake-ups but leaves the peer idle while the service works and the
- * service idle while the peer catches up (with autocannon, a JavaScript client about as fast as
- * `/healthz`, unbounded holding cost `/healthz` 20-35% and mock serving 25-40% of their requests/s
- * against no batching). With 8, mock serving and `/healthz` were level with no batching and JMESPath
- * 15% faster (autocannon, 50 connections, caps of 2, 4 and 8 and no batching side by side, 3 rounds).
+ * Most sockets held at once: the one that makes this many sends them all. Holding longer saves more
+ * wake-ups but leaves the peer idle while the service works and the service idle while the peer
+ * catches up. First tuned at 8 (unbounded holding then cost `/healthz` 20-35% of its requests/s),
+ * while every `process.nextTick` still went through V8's runtime (src/tick-object-shape.ts). Since
+ * that fix, measured side by side (two service processes, autocannon, 50 connections, 6 alternating
+ * rounds, medians): against 8, a cap of 32 gave JMESPath +15% (16: +8%, 4: -9%), sha256 hashing
+ * +12%, `/v1/account` +7%, and cost `/healthz` 5%. The fast routes (mocks, catch) write through.
  */
-const MAX_HELD = 8;
+export const MAX_HELD = 32;
 
 /** Sockets whose last uncork is held until the end of this event-loop iteration. */
 let held: BatchedSocket[] = [];
