@@ -22,6 +22,14 @@ const root = join(here, '..');
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 const cpuCount = cpus().length;
+
+/**
+ * The node flags `npm start` runs the service with (package.json's start script, between `node` and
+ * the script): the benchmarks start the service the same way.
+ */
+export const SERVICE_NODE_FLAGS = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  .scripts.start.split(' ')
+  .filter((word) => word.startsWith('--'));
 /** CPUs for the servers and for the load generator, or null when pinning is off or impossible. */
 export const PINNING =
   process.env.BENCH_PIN === '1' && cpuCount >= 2 && spawnSync('taskset', ['-V']).status === 0
@@ -90,10 +98,12 @@ function stopper(child) {
 /**
  * Run the built service (`npm run build` first) on a free loopback port with a fresh data dir.
  * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
- * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) is passed to the service's node.
+ * Node runs with `npm start`'s flags ({@link SERVICE_NODE_FLAGS}), then BENCH_NODE_ARGS (e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`) or `nodeArgs`.
  * `dist` runs another build (a copy of dist/, e.g. to compare two builds side by side).
  */
 export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true, dist = join(root, 'dist') } = {}) {
+  nodeArgs = [...SERVICE_NODE_FLAGS, ...nodeArgs];
   const port = env.PORT ?? (await freePort());
   const child = spawnServer([...nodeArgs, join(dist, 'src/cli/main.js'), 'serve'], {
     cwd: root,

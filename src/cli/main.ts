@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --min-semi-space-size=16
 import { parseArgs } from 'node:util';
 import { issueKey, keyToWire, rotateKey } from '../auth/keys.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
