@@ -98,12 +98,12 @@ function stopper(child) {
 /**
  * Run the built service (`npm run build` first) on a free loopback port with a fresh data dir.
  * Returns its URL and a key on the `unlimited` plan. LOG_LEVEL defaults to warn (say so in results).
- * Node runs with `npm start`'s flags ({@link SERVICE_NODE_FLAGS}), then BENCH_NODE_ARGS (e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof`) or `nodeArgs`.
+ * Node runs with `npm start`'s flags ({@link SERVICE_NODE_FLAGS}; not with BENCH_START_FLAGS=0), then
+ * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) or `nodeArgs`.
  * `dist` runs another build (a copy of dist/, e.g. to compare two builds side by side).
  */
 export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true, dist = join(root, 'dist') } = {}) {
-  nodeArgs = [...SERVICE_NODE_FLAGS, ...nodeArgs];
+  nodeArgs = [...(process.env.BENCH_START_FLAGS === '0' ? [] : SERVICE_NODE_FLAGS), ...nodeArgs];
   const port = env.PORT ?? (await freePort());
   const child = spawnServer([...nodeArgs, join(dist, 'src/cli/main.js'), 'serve'], {
     cwd: root,
