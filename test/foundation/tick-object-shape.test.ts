@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { exited, freePort } from '../helpers/processes.js';
 
 const PRELOAD = ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', '--import', './test/helpers/tick-feedback.mjs'];
 
@@ -35,15 +35,6 @@ function feedbackOfPlainNode(pin: boolean): { status: number | null; stderr: str
     timeout: 60_000,
   });
   return { status: run.status, stderr: run.stderr, stdout: out.read() };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 describe('process.nextTick after idle full collections', () => {
@@ -96,7 +87,7 @@ describe('process.nextTick after idle full collections', () => {
       child.kill('SIGTERM');
     }
     // Exiting flushes V8's print.
-    assert.equal(await new Promise((resolve) => child.once('exit', resolve)), 0, errors);
+    assert.equal(await exited(child), 0, errors);
     assert.deepEqual(entryFeedback(stdout.read()), ['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC']);
   });
 });

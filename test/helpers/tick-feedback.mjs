@@ -2,8 +2,8 @@
 // On SIGUSR2 (or at once with TICK_FEEDBACK_NOW=1): eight rounds of 20k process.nextTick calls, each
 // followed by a full GC while no tick is queued (what V8's memory reducer does to an idle service),
 // then 20k more calls, then V8's print of process.nextTick with its feedback on stdout, and
-// TICK-FEEDBACK-DONE. V8 prints through C's buffered stdout: on a pipe, the print is complete
-// only once the process has exited.
+// TICK-FEEDBACK-DONE. V8 prints through C's buffered stdout, which loses output on a pipe (Node
+// makes it non-blocking): give the process a file as stdout, complete once the process has exited.
 async function report() {
   for (let i = 0; i < 8; i++) {
     for (let j = 0; j < 20000; j++) process.nextTick(() => {});
