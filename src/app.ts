@@ -1,5 +1,6 @@
 import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import { createGate } from './auth/gate.js';
 import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
 import { withKeyCache } from './auth/key-cache.js';
@@ -21,6 +22,7 @@ import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
 import { prependHook, withPrologue } from './http/route-hooks.js';
+import { toolFastRoute } from './http/tool-fast-route.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -76,7 +78,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
-  const fastRoutes: FastRoute[] = [];
+  // The tool fast routes by exact URL, tried first, in one lookup (see the onRoute hook below).
+  const toolRoutes = new Map<string, FastRoute>();
+  const fastRoutes: FastRoute[] = [(req, res) => toolRoutes.get(req.url!)?.(req, res) ?? false];
   const app = Fastify({
     logger: options.logger ?? false,
     ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
@@ -104,11 +108,12 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   for (const method of METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  registerValidators(app);
+  const compileBody = registerValidators(app);
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, logRequests };
+  const gate = createGate(ctx);
 
   // Callback-style hooks and route data bound at registration: these run on every request.
   const recordFor = (route: string) => {
@@ -121,13 +126,29 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const recordUnmatched = recordFor('unmatched');
   app.addHook('onRoute', (route) => {
     route.onResponse = prependHook(route.onResponse, recordFor(route.url));
+    // A tool declared pure (`postTool`) is also answered by a fast route before the router.
+    const tool = route.config?.tool;
+    if (tool && route.config?.area) {
+      const schema = route.schema as { body: object; response: { 200: object } };
+      toolRoutes.set(route.url, toolFastRoute({
+        url: route.url,
+        area: route.config.area as Area,
+        bodySchema: schema.body,
+        responseSchema: schema.response[200],
+        run: tool,
+        compileBody,
+        gate,
+        ctx,
+        log: app.log,
+      }));
+    }
   });
   registerErrorHandling(app, (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
   });
 
-  await app.register(authPlugin, ctx);
+  await app.register(authPlugin, { gate });
   // After the auth plugin's onRoute hook, so these steps join the hook it put first on keyed routes.
   app.addHook('onRoute', (route) => {
     // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields (a

@@ -1,3 +1,4 @@
+import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
 import { toFieldErrors } from './validation.js';
@@ -12,16 +13,18 @@ const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
   FST_ERR_ASYNC_CONSTRAINT: () => new DevutilError('bad_request'),
 };
 
+/** The 422 for a failed schema validation of one request part (ajv's errors). */
+export function validationFailure(validation: ErrorObject[], part: string, cause?: unknown): DevutilError {
+  const errors = toFieldErrors(validation, part);
+  const summary = errors.slice(0, 3).map((f) => `${f.path} ${f.message}`).join('; ');
+  return new DevutilError('validation_error', `Invalid ${part}: ${summary}.`, { errors, cause });
+}
+
 /** Any thrown value → the DevutilError the client sees. Unknown failures become a bare 500. */
 export function toDevutilError(err: unknown): DevutilError {
   if (err instanceof DevutilError) return err;
   const e = err as FastifyError & { validationContext?: string };
-  if (e && Array.isArray(e.validation)) {
-    const part = e.validationContext ?? 'body';
-    const errors = toFieldErrors(e.validation as never, part);
-    const summary = errors.slice(0, 3).map((f) => `${f.path} ${f.message}`).join('; ');
-    return new DevutilError('validation_error', `Invalid ${part}: ${summary}.`, { errors, cause: err });
-  }
+  if (e && Array.isArray(e.validation)) return validationFailure(e.validation as never, e.validationContext ?? 'body', err);
   const framework = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
   if (framework) return framework();
   if (e instanceof SyntaxError && e.statusCode === 400) return new DevutilError('invalid_json', `The request body is not valid JSON: ${e.message}`);

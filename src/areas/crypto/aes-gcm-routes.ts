@@ -5,6 +5,7 @@ import { errorResponses } from '../../http/schemas.js';
 import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, type KeySource, type ScryptParams } from './aes-gcm.js';
 import { decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
 import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
+import { postTool } from '../../http/tool-route.js';
 
 function readScryptParams(wire: WireScrypt | undefined): ScryptParams {
   return wire ? { logN: wire.log_n, r: wire.r, p: wire.p } : DEFAULT_SCRYPT;
@@ -27,8 +28,8 @@ function readKeySource(b: { key?: string; key_encoding?: ByteEncoding; passphras
 /** `POST /v1/auth/encrypt` and `POST /v1/auth/decrypt` (AES-256-GCM). */
 export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
-  app.post<{ Body: EncryptBody }>('/v1/auth/encrypt', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/encrypt', {
+    area: 'auth',
     schema: {
       summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
       description: 'Key source: `key` (32 bytes; base64 by default, `key_encoding` hex or base64url), or `passphrase` ' +
@@ -38,8 +39,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
       body: encryptBody,
       response: { 200: encryptResponse },
     },
-  }, async (request) => {
-    const b = request.body;
+  }, async (b: EncryptBody) => {
     const plaintext = decodeBytes(b.plaintext, b.plaintext_encoding, 'plaintext');
     const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
     const sealed = await encryptAesGcm(plaintext, readKeySource(b, true), aad);
@@ -58,8 +58,8 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     return out;
   });
 
-  app.post<{ Body: DecryptBody }>('/v1/auth/decrypt', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/decrypt', {
+    area: 'auth',
     schema: {
       summary: 'Decrypt AES-256-GCM ciphertext',
       description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
@@ -69,8 +69,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
       body: decryptBody,
       response: { 200: decryptResponse, ...errorResponses('decryption_failed') },
     },
-  }, async (request) => {
-    const b = request.body;
+  }, async (b: DecryptBody) => {
     const sealed = {
       ciphertext: decodeBytes(b.ciphertext, b.ciphertext_encoding ?? 'base64', 'ciphertext'),
       iv: decodeBytes(b.iv, b.iv_encoding ?? 'base64', 'iv'),

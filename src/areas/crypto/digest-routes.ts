@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { byteEncodingSchema, decodeBytes, type ByteEncoding } from './bytes.js';
 import { computeHash, computeHmac, DIGEST_ENCODINGS, HASH_ALGORITHMS, HMAC_ALGORITHMS, verifyHmac, type DigestEncoding, type HashAlgorithm, type HmacAlgorithm } from './digest.js';
+import { postTool } from '../../http/tool-route.js';
 
 const describeBytes = (description: string) => ({ type: 'string', description }) as const;
 const encoding = { type: 'string', enum: [...DIGEST_ENCODINGS], default: 'hex' } as const;
@@ -30,8 +31,8 @@ function readSignature(text: string, algorithm: HmacAlgorithm, encoding: DigestE
 /** `POST /v1/auth/hash`, `/v1/auth/hmac`, `/v1/auth/hmac-verify`. */
 export default async function digestRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
-  app.post<{ Body: HashBody }>('/v1/auth/hash', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/hash', {
+    area: 'auth',
     schema: {
       summary: 'Hash data (MD5, SHA-1, SHA-2, SHA-3, BLAKE2)',
       description: `Algorithms: ${hashList}. SHA-3 is the FIPS 202 standard, not Keccak. Output in \`encoding\` hex (default, lowercase) or base64.`,
@@ -51,14 +52,13 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         },
       },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: HashBody) => {
     const hash = computeHash(decodeBytes(b.data, b.data_encoding, 'data'), b.algorithm, b.encoding);
     return { hash, algorithm: b.algorithm, encoding: b.encoding };
   });
 
-  app.post<{ Body: HmacBody }>('/v1/auth/hmac', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/hmac', {
+    area: 'auth',
     schema: {
       summary: 'HMAC signature (SHA-256, SHA-384, SHA-512)',
       description: 'RFC 2104 HMAC. `signature` is written in `encoding` (hex default, base64), which is what hmac-verify reads.',
@@ -72,14 +72,13 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         },
       },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: HmacBody) => {
     const signature = computeHmac(decodeBytes(b.data, b.data_encoding, 'data'), decodeBytes(b.key, b.key_encoding, 'key'), b.algorithm, b.encoding);
     return { signature, algorithm: b.algorithm, encoding: b.encoding };
   });
 
-  app.post<{ Body: HmacVerifyBody }>('/v1/auth/hmac-verify', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/hmac-verify', {
+    area: 'auth',
     schema: {
       summary: 'Verify an HMAC signature in constant time',
       description: '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +
@@ -96,8 +95,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
         200: { type: 'object', required: ['valid', 'algorithm'], properties: { valid: { type: 'boolean' }, algorithm: { type: 'string' } }, examples: [{ valid: true, algorithm: 'sha256' }] },
       },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: HmacVerifyBody) => {
     const signature = readSignature(b.signature, b.algorithm, b.encoding);
     const valid = verifyHmac(decodeBytes(b.data, b.data_encoding, 'data'), decodeBytes(b.key, b.key_encoding, 'key'), b.algorithm, signature);
     return { valid, algorithm: b.algorithm };

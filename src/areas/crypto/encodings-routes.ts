@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { byteEncodingSchema, decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 import { decodeBase64, encodeBase64, TEXT_FORMATS, transcode, type TextFormat } from './encodings.js';
+import { postTool } from '../../http/tool-route.js';
 
 const resultEncoding = { type: 'string', enum: ['utf8', 'hex'], description: '`utf8`, or `hex` when the decoded bytes are not valid UTF-8.' } as const;
 const formatNotes = Object.entries(TEXT_FORMATS).map(([name, row]) => `\`${name}\`: ${row.note}`).join('; ');
@@ -13,8 +14,8 @@ interface EncodeBody { data: string; format: TextFormat; action: 'encode' | 'dec
 /** `POST /v1/auth/base64-encode`, `/v1/auth/base64-decode`, `/v1/auth/encode`. */
 export default async function encodingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
-  app.post<{ Body: Base64EncodeBody }>('/v1/auth/base64-encode', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/base64-encode', {
+    area: 'auth',
     schema: {
       summary: 'Base64 or Base64URL encode',
       description: 'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
@@ -40,14 +41,13 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         },
       },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: Base64EncodeBody) => {
     const result = encodeBase64(decodeBytes(b.data, b.data_encoding, 'data'), { urlSafe: b.url_safe, padding: b.padding });
     return { result, url_safe: b.url_safe, padding: b.padding };
   });
 
-  app.post<{ Body: Base64DecodeBody }>('/v1/auth/base64-decode', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/base64-decode', {
+    area: 'auth',
     schema: {
       summary: 'Decode Base64 or Base64URL',
       description: 'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
@@ -57,13 +57,13 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         200: { type: 'object', required: ['result', 'result_encoding'], properties: { result: { type: 'string' }, result_encoding: resultEncoding }, examples: [{ result: 'hello world', result_encoding: 'utf8' }] },
       },
     },
-  }, (request) => {
-    const { text, encoding } = encodeBytesOutput(decodeBase64(request.body.data, 'data'));
+  }, (body: Base64DecodeBody) => {
+    const { text, encoding } = encodeBytesOutput(decodeBase64(body.data, 'data'));
     return { result: text, result_encoding: encoding };
   });
 
-  app.post<{ Body: EncodeBody }>('/v1/auth/encode', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/encode', {
+    area: 'auth',
     schema: {
       summary: 'Encode or decode URL, HTML entities, hex and ascii85',
       description: `Formats: ${formatNotes}. Encoding takes the UTF-8 bytes of \`data\`. Decoding invalid input (bad %-sequence, ` +
@@ -88,8 +88,7 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
         },
       },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: EncodeBody) => {
     const { text, encoding } = encodeBytesOutput(transcode(b.data, b.format, b.action));
     return { result: text, format: b.format, action: b.action, result_encoding: encoding };
   });

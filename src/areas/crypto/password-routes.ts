@@ -13,6 +13,7 @@ import {
   verifyPasswordBody,
   verifyPasswordResponse,
 } from './password-schemas.js';
+import { postTool } from '../../http/tool-route.js';
 
 interface HashPasswordWire {
   password: string;
@@ -41,8 +42,8 @@ interface GenerateQueryWire {
 export default async function passwordRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
 
-  app.post('/v1/auth/hash-password', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/hash-password', {
+    area: 'auth',
     schema: {
       summary: 'Hash a password with argon2id, bcrypt or scrypt',
       description:
@@ -53,15 +54,13 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: hashPasswordBody,
       response: { 200: hashPasswordResponse },
     },
-    handler: async (request) => {
-      const b = request.body as HashPasswordWire;
-      const options = { cost: b.cost, memoryKib: b.memory_kib, iterations: b.iterations, parallelism: b.parallelism, logN: b.log_n, r: b.r, p: b.p };
-      return { hash: await hashPassword(b.password, b.algorithm, options), algorithm: b.algorithm };
-    },
+  }, async (b: HashPasswordWire) => {
+    const options = { cost: b.cost, memoryKib: b.memory_kib, iterations: b.iterations, parallelism: b.parallelism, logN: b.log_n, r: b.r, p: b.p };
+    return { hash: await hashPassword(b.password, b.algorithm, options), algorithm: b.algorithm };
   });
 
-  app.post('/v1/auth/verify-password', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/verify-password', {
+    area: 'auth',
     schema: {
       summary: 'Verify a password against an argon2, bcrypt or scrypt hash',
       description:
@@ -72,14 +71,12 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: verifyPasswordBody,
       response: { 200: verifyPasswordResponse },
     },
-    handler: (request) => {
-      const b = request.body as { password: string; hash: string };
-      return verifyPassword(b.password, b.hash);
-    },
+  }, (b: { password: string; hash: string }) => {
+    return verifyPassword(b.password, b.hash);
   });
 
-  app.post('/v1/auth/password-strength', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/password-strength', {
+    area: 'auth',
     schema: {
       summary: 'Estimate password strength (zxcvbn)',
       description:
@@ -89,19 +86,17 @@ export default async function passwordRoutes(app: FastifyInstance, ctx: AppConte
       body: strengthBody,
       response: { 200: strengthResponse },
     },
-    handler: async (request) => {
-      const b = request.body as { password: string; user_inputs?: string[] };
-      const s = await runInWorker('password-strength', b.password, b.user_inputs ?? []);
-      return {
-        score: s.score,
-        strength: s.strength,
-        entropy_bits: s.entropyBits,
-        crack_time_seconds: s.crackTimeSeconds,
-        crack_time_display: s.crackTimeDisplay,
-        feedback: s.feedback,
-        checks: s.checks,
-      };
-    },
+  }, async (b: { password: string; user_inputs?: string[] }) => {
+    const s = await runInWorker('password-strength', b.password, b.user_inputs ?? []);
+    return {
+      score: s.score,
+      strength: s.strength,
+      entropy_bits: s.entropyBits,
+      crack_time_seconds: s.crackTimeSeconds,
+      crack_time_display: s.crackTimeDisplay,
+      feedback: s.feedback,
+      checks: s.checks,
+    };
   });
 
   app.get('/v1/auth/generate-password', {

@@ -18,6 +18,7 @@ import {
 import { signJwt } from './jwt-sign.js';
 import { verifyJwt } from './jwt-verify.js';
 import { generateKeyPair, type KeyPairType } from './keypair.js';
+import { postTool } from '../../http/tool-route.js';
 
 interface KeyFields {
   secret?: string;
@@ -47,8 +48,8 @@ interface JwtVerifyWire extends KeyFields {
 
 /** jwt-generate, jwt-verify, jwt-decode and generate-keypair (CONTRACT §4). */
 export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.post('/v1/auth/jwt-generate', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/jwt-generate', {
+    area: 'auth',
     schema: {
       summary: 'Sign a JWT (HS*, RS*, PS*, ES*, EdDSA)',
       description:
@@ -64,31 +65,29 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtGenerateBody,
       response: { 200: jwtGenerateResponse },
     },
-    handler: (request) => {
-      const b = request.body as JwtGenerateWire;
-      const isHmac = JWT_ALGORITHMS[b.algorithm].family === 'hmac';
-      const [keyField, other] = isHmac ? ['secret', 'private_key'] : ['private_key', 'secret'];
-      if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
-      if (b[keyField as keyof JwtGenerateWire] === undefined) throw invalidField(keyField, `is required for ${b.algorithm}`);
-      const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
-      return signJwt({
-        algorithm: b.algorithm,
-        key,
-        keyField,
-        payload: b.payload,
-        expiresIn: b.expires_in,
-        notBefore: b.not_before,
-        issuer: b.issuer,
-        subject: b.subject,
-        audience: b.audience,
-        header: b.header,
-        now: ctx.now(),
-      });
-    },
+  }, (b: JwtGenerateWire) => {
+    const isHmac = JWT_ALGORITHMS[b.algorithm].family === 'hmac';
+    const [keyField, other] = isHmac ? ['secret', 'private_key'] : ['private_key', 'secret'];
+    if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
+    if (b[keyField as keyof JwtGenerateWire] === undefined) throw invalidField(keyField, `is required for ${b.algorithm}`);
+    const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
+    return signJwt({
+      algorithm: b.algorithm,
+      key,
+      keyField,
+      payload: b.payload,
+      expiresIn: b.expires_in,
+      notBefore: b.not_before,
+      issuer: b.issuer,
+      subject: b.subject,
+      audience: b.audience,
+      header: b.header,
+      now: ctx.now(),
+    });
   });
 
-  app.post('/v1/auth/jwt-verify', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/jwt-verify', {
+    area: 'auth',
     schema: {
       summary: 'Verify a JWT signature and its claims',
       description:
@@ -104,45 +103,42 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtVerifyBody,
       response: { 200: jwtVerifyResponse },
     },
-    handler: (request) => {
-      const b = request.body as JwtVerifyWire;
-      if (b.secret !== undefined && b.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
-      if (b.secret === undefined && b.public_key === undefined) {
-        throw new DevutilError('validation_error', 'Give secret (HS*) or public_key (other algorithms).', {
-          errors: [{ path: 'secret', message: 'or public_key is required' }],
-        });
-      }
-      const key = b.secret !== undefined ? importHmacSecret(b.secret, b.secret_encoding) : importPublicKey(b.public_key!);
-      return verifyJwt(b.token, key, {
-        algorithms: b.algorithms,
-        issuer: b.issuer,
-        audience: b.audience,
-        clockTolerance: b.clock_tolerance,
-        now: ctx.now(),
+  }, (b: JwtVerifyWire) => {
+    if (b.secret !== undefined && b.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
+    if (b.secret === undefined && b.public_key === undefined) {
+      throw new DevutilError('validation_error', 'Give secret (HS*) or public_key (other algorithms).', {
+        errors: [{ path: 'secret', message: 'or public_key is required' }],
       });
-    },
+    }
+    const key = b.secret !== undefined ? importHmacSecret(b.secret, b.secret_encoding) : importPublicKey(b.public_key!);
+    return verifyJwt(b.token, key, {
+      algorithms: b.algorithms,
+      issuer: b.issuer,
+      audience: b.audience,
+      clockTolerance: b.clock_tolerance,
+      now: ctx.now(),
+    });
   });
 
-  app.post('/v1/auth/jwt-decode', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/jwt-decode', {
+    area: 'auth',
     schema: {
       summary: 'Decode a JWT without verifying it',
       description: 'Header and claims as JSON, signature as base64url. Not three parts, bad base64url, or a header/payload that is not a JSON object → 422.',
       body: jwtDecodeBody,
       response: { 200: jwtDecodeResponse },
     },
-    handler: (request) => {
-      try {
-        return decodeJwt((request.body as { token: string }).token);
-      } catch (err) {
-        if (err instanceof JwtMalformedError) throw invalidField('token', err.message);
-        throw err;
-      }
-    },
+  }, (body: { token: string }) => {
+    try {
+      return decodeJwt(body.token);
+    } catch (err) {
+      if (err instanceof JwtMalformedError) throw invalidField('token', err.message);
+      throw err;
+    }
   });
 
-  app.post('/v1/auth/generate-keypair', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/generate-keypair', {
+    area: 'auth',
     schema: {
       summary: 'Generate an RSA, EC or Ed25519 key pair',
       description:
@@ -152,10 +148,8 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: keypairBody,
       response: { 200: keypairResponse },
     },
-    handler: async (request) => {
-      const b = request.body as { type: KeyPairType; modulus_length?: number; curve?: string; format: 'pem' | 'jwk' };
-      const pair = await generateKeyPair({ type: b.type, modulusLength: b.modulus_length, curve: b.curve, format: b.format });
-      return { public_key: pair.publicKey, private_key: pair.privateKey, type: pair.type, modulus_length: pair.modulusLength, curve: pair.curve };
-    },
+  }, async (b: { type: KeyPairType; modulus_length?: number; curve?: string; format: 'pem' | 'jwk' }) => {
+    const pair = await generateKeyPair({ type: b.type, modulusLength: b.modulus_length, curve: b.curve, format: b.format });
+    return { public_key: pair.publicKey, private_key: pair.privateKey, type: pair.type, modulus_length: pair.modulusLength, curve: pair.curve };
   });
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { decodeBase32 } from './base32.js';
 import { createTotpSetup, TOTP_ALGORITHMS, verifyTotp, type TotpAlgorithm } from './totp.js';
+import { postTool } from '../../http/tool-route.js';
 
 const ALGORITHMS = Object.keys(TOTP_ALGORITHMS);
 const paramProps = {
@@ -90,8 +91,8 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
     return { secret: setup.secret, otpauth_uri: setup.otpauthUri, qr_code: setup.qrCode, digits, period, algorithm, issuer, account };
   });
 
-  app.post<{ Body: VerifyBody }>('/v1/auth/totp-verify', {
-    config: { area: 'auth' },
+  postTool(app, '/v1/auth/totp-verify', {
+    area: 'auth',
     schema: {
       summary: 'Verify a TOTP code (RFC 6238) within a window of steps',
       description: 'Steps from -window to +window around `timestamp` (Unix seconds, default now) are checked, each with a constant-time comparison; ' +
@@ -100,8 +101,7 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
       body: verifyBody,
       response: { 200: verifyResponse },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: VerifyBody) => {
     const secret = decodeBase32(b.secret, 'secret');
     if (secret.length === 0) throw invalidField('secret', 'decodes to no bytes');
     const code = typeof b.code === 'number' ? String(b.code).padStart(b.digits, '0') : b.code;

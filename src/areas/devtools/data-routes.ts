@@ -7,6 +7,7 @@ import { generateMockData, type MockField } from './mock-data/generate.js';
 import { MOCK_LOCALES } from './mock-data/locales.js';
 import type { OutputFormat } from './mock-data/render.js';
 import { MOCK_DATA_DESCRIPTION, mockDataBody, mockDataResponse, mockTypesResponse } from './mock-data/schemas.js';
+import { postTool } from '../../http/tool-route.js';
 
 interface MockDataBody {
   fields: MockField[];
@@ -28,11 +29,10 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
   void ctx;
   const types = listFieldTypes();
 
-  app.post<{ Body: MockDataBody }>('/v1/mock-data', {
-    config: { area: 'devtools' },
+  postTool(app, '/v1/mock-data', {
+    area: 'devtools',
     schema: { summary: 'Generate mock data rows', description: MOCK_DATA_DESCRIPTION, body: mockDataBody, response: { 200: mockDataResponse } },
-  }, (request) => {
-    const body = request.body;
+  }, (body: MockDataBody) => {
     const out = generateMockData({
       fields: body.fields,
       rows: body.rows,
@@ -51,8 +51,8 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
     schema: { summary: 'List mock-data field types, their options and the locales', response: { 200: mockTypesResponse } },
   }, async () => ({ count: types.length, types, locales: MOCK_LOCALES }));
 
-  app.post<{ Body: ArrayOpsBody }>('/v1/array-ops', {
-    config: { area: 'devtools' },
+  postTool(app, '/v1/array-ops', {
+    area: 'devtools',
     schema: { summary: 'Sort, deduplicate, intersect, diff, union, chunk, flatten, compact, reverse or sample arrays', description: ARRAY_OPS_DESCRIPTION, body: arrayOpsBody, response: { 200: arrayOpsResponse } },
-  }, (request) => runArrayOps(request.body.operation, request.body.arrays, request.body.options ?? {}));
+  }, (body: ArrayOpsBody) => runArrayOps(body.operation, body.arrays, body.options ?? {}));
 }

@@ -8,6 +8,7 @@ import { numberFormatBody, numberFormatResponse } from './number-format-schema.j
 import { createRegexPool } from './regex-pool.js';
 import { REGEX_DEADLINE_MS, REGEX_LIMITS, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
 import { compilePattern } from './regex-syntax.js';
+import { postTool } from '../../http/tool-route.js';
 
 interface RegexBody { pattern: string; text: string; flags: string }
 interface NumberBody { number: number; format_type: NumberFormatType; locale: string; currency?: string; decimals?: number }
@@ -20,8 +21,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
   app.addHook('onListen', async () => pool.warm());
   app.addHook('onClose', async () => pool.close());
 
-  app.post<{ Body: RegexBody }>('/v1/regex-extract', {
-    config: { area: 'devtools' },
+  postTool(app, '/v1/regex-extract', {
+    area: 'devtools',
     schema: {
       summary: 'Every non-overlapping match of a regular expression, with groups',
       description: [
@@ -34,8 +35,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: regexExtractBody,
       response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
     },
-  }, async (request) => {
-    const { pattern, text, flags } = request.body;
+  }, async ({ pattern, text, flags }: RegexBody) => {
     const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS);
     return {
       pattern,
@@ -45,8 +45,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
     };
   });
 
-  app.post<{ Body: NumberBody }>('/v1/number-format', {
-    config: { area: 'devtools' },
+  postTool(app, '/v1/number-format', {
+    area: 'devtools',
     schema: {
       summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
       description: [
@@ -57,14 +57,13 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: numberFormatBody,
       response: { 200: numberFormatResponse },
     },
-  }, (request) => {
-    const body = request.body;
+  }, (body: NumberBody) => {
     const out = formatNumber({ number: body.number, formatType: body.format_type, locale: body.locale, currency: body.currency, decimals: body.decimals });
     return { formatted: out.formatted, original: body.number, locale: out.locale, format_type: body.format_type };
   });
 
-  app.post<{ Body: DateBody }>('/v1/date-format', {
-    config: { area: 'devtools' },
+  postTool(app, '/v1/date-format', {
+    area: 'devtools',
     schema: {
       summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
       description: [
@@ -77,8 +76,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: DateBody) => {
     return formatDate({
       date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
       fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),

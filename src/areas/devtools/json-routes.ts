@@ -9,6 +9,7 @@ import type { Draft } from './json-schema-drafts.js';
 import { jsonSchemaValidateSchema } from './json-schema-schemas.js';
 import { inferSchema } from './json-to-schema.js';
 import { jsonToSchemaSchema } from './json-to-schema-schemas.js';
+import { postTool } from '../../http/tool-route.js';
 
 /** Longest a validation on a worker may run (then 422: `regex_timeout` if the schema has patterns). */
 export const SCHEMA_WORKER_TIMEOUT_MS = 1000;
@@ -33,13 +34,12 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
   // Validations with user regexes or large inputs run on worker threads, stopped after the timeout.
   const schemaPool = createSchemaPool({ size: 2, timeoutMs: SCHEMA_WORKER_TIMEOUT_MS, compileTimeoutMs: 10_000, maxQueue: 64 });
   app.addHook('onClose', () => schemaPool.close());
-  app.post<{ Body: TransformBody }>('/v1/json-transform', { schema: jsonTransformSchema, config: { area: 'devtools' } }, (request) => {
-    const { data, expression, legacy_literals: legacyLiterals } = request.body;
+  postTool(app, '/v1/json-transform', { schema: jsonTransformSchema, area: 'devtools' }, ({ data, expression, legacy_literals: legacyLiterals }: TransformBody) => {
     return { result: transformJson(data, expression, { legacyLiterals }), expression };
   });
 
-  app.post<{ Body: ValidateBody }>('/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, config: { area: 'devtools' } }, (request) => {
-    const { data, schema, draft, schemas, assert_format: assertFormat } = request.body;
+  postTool(app, '/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, area: 'devtools' }, (body: ValidateBody) => {
+    const { data, schema, draft, schemas, assert_format: assertFormat } = body;
     const input = { data, schema, draft, schemas, assertFormat };
     const prepared = prepareValidation(input);
     const { isolation } = prepared;
@@ -50,7 +50,5 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
     });
   });
 
-  app.post<{ Body: { data: unknown } }>('/v1/json-to-schema', { schema: jsonToSchemaSchema, config: { area: 'devtools' } }, (request) => {
-    return { schema: inferSchema(request.body.data) };
-  });
+  postTool(app, '/v1/json-to-schema', { schema: jsonToSchemaSchema, area: 'devtools' }, ({ data }: { data: unknown }) => ({ schema: inferSchema(data) }));
 }

@@ -9,6 +9,7 @@ import { lookupDns, type LookupInput, type LookupResult } from './lookup.js';
 import type { LookupType } from './record-types.js';
 import { LOOKUP_DESCRIPTION, lookupInputSchema, lookupResultSchema } from './schemas.js';
 import type { SpfRecord } from './spf.js';
+import { postTool } from '../../http/tool-route.js';
 
 /** Mail-check records → their wire fields; the other types are already in wire shape. */
 const WIRE_RECORDS: Partial<Record<LookupType, (record: never) => object>> = {
@@ -43,8 +44,8 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
     schema: { ...schema, summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)', querystring: lookupInputSchema },
   }, (request) => andThen(lookupDns(request.query, client), toWire));
 
-  app.post<{ Body: LookupInput }>('/v1/devtools/dns-lookup', {
-    config: { area: 'dns' },
+  postTool(app, '/v1/devtools/dns-lookup', {
+    area: 'dns',
     schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
-  }, (request) => andThen(lookupDns(request.body, client), toWire));
+  }, (body: LookupInput) => andThen(lookupDns(body, client), toWire));
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { scoreFormSubmission } from './spam-score.js';
 import { SPAM_RULES } from './spam-rules.js';
+import { postTool } from '../../http/tool-route.js';
 
 const ruleList = SPAM_RULES.map((r) => `\`${r.rule}\` (${r.weight}): ${r.description}`).join('; ');
 
@@ -53,8 +54,8 @@ interface Body {
 /** The email area: `POST /v1/email/form-spam-score` (CONTRACT §5). */
 export default async function emailRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
-  app.post<{ Body: Body }>('/v1/email/form-spam-score', {
-    config: { area: 'email' },
+  postTool(app, '/v1/email/form-spam-score', {
+    area: 'email',
     schema: {
       summary: 'Score a form submission for spam likelihood',
       description: 'Deterministic rules (no network, no randomness); the weights of the rules that fire are added, the score is capped at 100 ' +
@@ -62,8 +63,7 @@ export default async function emailRoutes(app: FastifyInstance, ctx: AppContext)
       body,
       response: { 200: response },
     },
-  }, (request) => {
-    const b = request.body;
+  }, (b: Body) => {
     const verdict = scoreFormSubmission({
       message: b.message, name: b.name, email: b.email, subject: b.subject, ip: b.ip,
       userAgent: b.user_agent, honeypot: b.honeypot, timeToSubmitMs: b.time_to_submit_ms,

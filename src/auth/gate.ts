@@ -1,0 +1,195 @@
+import { hash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AppContext } from '../context.js';
+import { DevutilError } from '../errors.js';
+import { andThen, type MaybePromise } from '../maybe-promise.js';
+import type { ApiKeyRecord } from '../storage/types.js';
+import { creditPeriodAt } from './credit-period.js';
+import { findActiveKey, type DigestMemo } from './keys.js';
+import { costOf, type Area, type Plan } from './plans.js';
+
+/**
+ * Every route declares `config.area`: `public` (no key), `admin` (X-Admin-Token), `account`
+ * (any valid key, free) or a product area.
+ */
+export type RouteArea = Area | 'public' | 'admin' | 'account';
+
+export interface Principal {
+  /** null for an anonymous caller of a `PUBLIC_AREAS` area. */
+  key: ApiKeyRecord | null;
+  plan: Plan;
+}
+
+/** Credits reserved for one call, kept or given back once its status is known. */
+export interface Charge {
+  keyId: string;
+  area: Area;
+  period: string;
+  cost: number;
+  limit: number | null;
+  used: number;
+}
+
+/** What a request brings to the gate, read from Fastify's request or the raw one alike. */
+export interface GateRequest {
+  headers: IncomingHttpHeaders;
+  /** The connection: its memo of the last key digest (none for `inject()`). */
+  socket: object | null | undefined;
+  /** The client address (TRUST_PROXY aware), read only for anonymous callers of a public area. */
+  ip: () => string;
+}
+
+/** A request let through: who it is, the credits it holds, and the rate-limit headers to answer with. */
+export interface Pass {
+  /** null on admin routes. */
+  principal: Principal | null;
+  charge: Charge | null;
+  headers: Record<string, string> | null;
+}
+
+export interface Gate {
+  /**
+   * Authenticate, check the plan's areas, count the request against the rate limit and reserve
+   * its credits. Refusals throw a DevutilError (401, 403, 429) whose headers include the
+   * rate-limit headers when the limit was counted.
+   */
+  admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): MaybePromise<Pass>;
+  /** Keep the credits of a 2xx answer, give them back otherwise; the X-Credits-* headers to send. */
+  settle(charge: Charge, status: number): MaybePromise<Record<string, string> | null>;
+}
+
+const RATE_WINDOW_MS = 60_000;
+const DIGEST_MEMO = Symbol('devutil.digestMemo');
+
+function digest(value: string): Buffer {
+  return hash('sha256', value, 'buffer');
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * The connection's memo of its last key and digest: it lives and dies with the socket, so a secret
+ * is only ever remembered for the connection that sent it (no process-wide table of secrets).
+ */
+function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
+  if (!socket) return undefined;
+  const holder = socket as { [DIGEST_MEMO]?: DigestMemo };
+  return (holder[DIGEST_MEMO] ??= { secret: null, digest: '' });
+}
+
+/**
+ * Authentication, plans, rate limits and credits, independent of the HTTP framework: the auth
+ * plugin runs it for every Fastify route, the tool fast routes (src/http/tool-fast-route.ts) for theirs.
+ *
+ * @example
+ *   const gate = createGate(ctx);
+ *   const pass = await gate.admit({ headers: req.headers, socket: req.socket, ip: () => '' }, 'devtools', false);
+ *   // ... answer ..., then
+ *   if (pass.charge) await gate.settle(pass.charge, 200); // → { 'x-credits-limit': '1000', 'x-credits-remaining': '999' }
+ */
+export function createGate({ config, store, now, metrics }: Pick<AppContext, 'config' | 'store' | 'now' | 'metrics'>): Gate {
+  const adminDigest = config.adminToken ? digest(config.adminToken) : null;
+
+  function identify(request: GateRequest, area: RouteArea): MaybePromise<Principal> {
+    const apiKey = header(request.headers, 'x-api-key');
+    const marketKey = header(request.headers, 'x-marketplace-key');
+    let found: MaybePromise<ApiKeyRecord | null>;
+    if (apiKey !== undefined) {
+      // A marketplace-bound key is only valid through its proxy (with its host).
+      found = andThen(findActiveKey(store.keys, apiKey, digestMemo(request.socket)), (key) => (key?.marketplaceHost ? null : key));
+    } else if (marketKey !== undefined) {
+      const host = header(request.headers, 'x-marketplace-host')?.toLowerCase();
+      found = andThen(findActiveKey(store.keys, marketKey, digestMemo(request.socket)), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
+    } else {
+      if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
+        return { key: null, plan: config.plans.plans[config.plans.defaultPlan] };
+      }
+      throw new DevutilError('missing_api_key');
+    }
+    return andThen(found, (key) => {
+      if (!key) throw new DevutilError('invalid_api_key');
+      const plan = config.plans.plans[key.plan];
+      if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
+      return { key, plan };
+    });
+  }
+
+  function countRequest(request: GateRequest, principal: Principal): MaybePromise<Record<string, string> | null> {
+    const limit = principal.plan.rateLimitPerMinute;
+    if (limit === null) return null;
+    const t = now();
+    const windowId = Math.floor(t / RATE_WINDOW_MS);
+    const subject = principal.key ? principal.key.id : `ip:${request.ip()}`;
+    return andThen(store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS), (count) => {
+      const resetAt = (windowId + 1) * RATE_WINDOW_MS;
+      const headers = {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': String(Math.max(0, limit - count)),
+        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+      };
+      if (count > limit) {
+        throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
+          headers: { ...headers, 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
+        });
+      }
+      return headers;
+    });
+  }
+
+  /** `rateHeaders` go out with a refusal too, as with any answer after the request was counted. */
+  function reserveCredits(principal: Principal, area: Area, rateHeaders: Record<string, string> | null): MaybePromise<Charge | null> {
+    const cost = costOf(principal.plan, area);
+    if (cost === 0) return null;
+    const t = now();
+    const period = creditPeriodAt(t);
+    const limit = principal.plan.monthlyCredits;
+    const keyId = principal.key!.id;
+    return andThen(store.usage.reserveCredits(keyId, period.id, cost, limit), ({ ok, used }) => {
+      if (!ok) {
+        throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${period.endIso}.`, {
+          headers: {
+            ...rateHeaders,
+            'retry-after': String(Math.ceil((period.end - t) / 1000)),
+            'x-credits-limit': String(limit),
+            'x-credits-remaining': String(Math.max(0, (limit ?? 0) - used)),
+          },
+        });
+      }
+      return { keyId, area, period: period.id, cost, limit, used };
+    });
+  }
+
+  return {
+    admit(request, area, free) {
+      if (area === 'admin') {
+        const given = header(request.headers, 'x-admin-token');
+        // Both sides hashed to 32 bytes: comparison time depends on neither value nor length.
+        if (!adminDigest || given === undefined || !timingSafeEqual(digest(given), adminDigest)) {
+          throw new DevutilError('invalid_admin_token');
+        }
+        return { principal: null, charge: null, headers: null };
+      }
+      return andThen(identify(request, area), (principal) => {
+        if (area !== 'account' && !principal.plan.areas.includes(area)) {
+          throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
+        }
+        return andThen(countRequest(request, principal), (headers) => {
+          if (area === 'account' || free || !principal.key) return { principal, charge: null, headers };
+          return andThen(reserveCredits(principal, area, headers), (charge) => ({ principal, charge, headers }));
+        });
+      });
+    },
+
+    // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
+    settle(charge, status) {
+      const ok = status >= 200 && status < 300;
+      if (ok) metrics.spend(charge.area, charge.cost);
+      return andThen(ok ? charge.used : store.usage.refundCredits(charge.keyId, charge.period, charge.cost), (used) =>
+        charge.limit === null ? null : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) },
+      );
+    },
+  };
+}

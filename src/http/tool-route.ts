@@ -1,0 +1,33 @@
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { Area } from '../auth/plans.js';
+import type { MaybePromise } from '../maybe-promise.js';
+
+/** A tool's whole work: the validated JSON body in, the 200 body out (or a thrown DevutilError). */
+export type ToolRun = (body: never) => MaybePromise<unknown>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by {@link postTool}: the route is a pure function of its body, so a fast route may serve it too. */
+    tool?: ToolRun;
+  }
+}
+
+export interface ToolRouteOptions {
+  area: Area;
+  /** `body` and `response[200]` are required: they validate, serialize and document the tool. */
+  schema: FastifySchema & { body: object; response: { 200: object } };
+}
+
+/**
+ * Register `POST url` for a tool whose answer depends on its body alone (no headers, no
+ * principal, status 200 on success). The route is an ordinary Fastify route; because it is
+ * declared pure, the app also answers it from a fast route before the router
+ * (src/http/tool-fast-route.ts) with the same authentication, validation, serializer and errors.
+ *
+ * @example
+ *   postTool(app, '/v1/array-ops', { area: 'devtools', schema: { body, response: { 200: out } } }, (b: ArrayOpsBody) =>
+ *     runArrayOps(b.operation, b.arrays, b.options ?? {}));
+ */
+export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B) => MaybePromise<unknown>): void {
+  app.post(url, { config: { area, tool: run as ToolRun }, schema }, (request) => run(request.body as B));
+}
