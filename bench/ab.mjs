@@ -4,7 +4,7 @@
 // counts instructions instead; this measures what users get, time.
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node ab.mjs /tmp/dist-before ../dist jmespath [rounds] [seconds]
-// Cases: healthz, account, jmespath, sort, dedup, number, schema, sha256, hs256.
+// Cases: healthz, mock, catch, account, jmespath, sort, dedup, number, schema, sha256, hs256.
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
 import { readCpuMicros, startService, writeResults } from './lib.mjs';
@@ -18,6 +18,8 @@ const [labelA = distA, labelB = distB] = (process.env.BENCH_LABELS ?? '').split(
 
 const CASES = {
   healthz: async () => ({ path: '/healthz' }),
+  mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
+  catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, method: 'POST', body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
   account: async ({ h }) => ({ path: '/v1/account', headers: h }),
   jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
   sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),
@@ -37,7 +39,8 @@ async function requestFor(service) {
   const h = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
   const post = async (path, body) => (await fetch(service.url + path, { method: 'POST', headers: h, body: JSON.stringify(body) })).json();
   const c = await CASES[name]({ h, post });
-  const options = { url: service.url + c.path, connections: 50, headers: c.headers ?? {}, method: c.body ? 'POST' : 'GET', body: c.body ? JSON.stringify(c.body) : undefined };
+  const body = typeof c.body === 'string' ? c.body : c.body ? JSON.stringify(c.body) : undefined;
+  const options = { url: service.url + c.path, connections: 50, headers: c.headers ?? {}, method: c.method ?? (c.body ? 'POST' : 'GET'), body };
   const first = await fetch(options.url, { method: options.method, headers: options.headers, body: options.body });
   if (first.status !== 200) throw new Error(`${service.url}${c.path}: ${first.status} ${await first.text()}`);
   return options;

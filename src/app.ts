@@ -17,6 +17,7 @@ import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { CollectingIncomingMessage } from './http/request-body.js';
+import { AnsweredResponse } from './http/answered-response.js';
 import { registerOpenApi } from './http/openapi.js';
 import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
@@ -100,8 +101,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
     ...options.serverOptions,
-    // Requests whose body a parser can collect without the stream machinery (src/http/request-body.ts).
-    http: { IncomingMessage: CollectingIncomingMessage, ...(options.serverOptions as { http?: object } | undefined)?.http },
+    // Requests whose body a parser can collect without the stream machinery (src/http/request-body.ts),
+    // responses that report when their answer is handed to Node (src/http/answered-response.ts).
+    http: { IncomingMessage: CollectingIncomingMessage, ServerResponse: AnsweredResponse, ...(options.serverOptions as { http?: object } | undefined)?.http },
   } as FastifyServerOptions) as unknown as FastifyInstance<RawServerDefault>;
 
   // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).

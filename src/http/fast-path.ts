@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.js';
+import { whenAnswered } from './answered-response.js';
 import { requestRecorder } from './request-record.js';
 import { batchWrites, writeThrough } from './write-batching.js';
 import { lazyRequestLogger } from './request-logger.js';
@@ -95,8 +96,7 @@ export function paramRoute({ route, ctx, log, accepts, handle }: ParamRouteOptio
     const requestId = ctx.requestId(req);
     const requestLog = lazyRequestLogger(log, { reqId: requestId });
     const started = performance.now();
-    // `on`, not `once`: a response finishes once, and `once` wraps the listener and removes it again.
-    res.on('finish', () => record(req.method!, res.statusCode, performance.now() - started, requestLog));
+    whenAnswered(res, () => record(req.method!, res.statusCode, performance.now() - started, requestLog));
     handle({ req, res, id, requestId, log: requestLog });
     return true;
   };

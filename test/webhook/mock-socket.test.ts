@@ -223,16 +223,21 @@ describe('mock serving: the pre-router fast route and the Fastify route answer a
 
   it('fast-route requests are counted in /metrics under the route pattern', async () => {
     const id = await createMockVia(t, { body: 'm' });
-    const count = async (route: string) => {
+    const count = async (route: string, status = 200) => {
       const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
-      const line = text.split('\n').find((l) => l.startsWith(`devutil_http_requests_total{method="GET",route="${route}",status="200"}`));
+      const line = text.split('\n').find((l) => l.startsWith(`devutil_http_requests_total{method="GET",route="${route}",status="${status}"}`));
       return line ? Number(line.split(' ').pop()) : 0;
     };
-    const before = [await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*')];
+    const before = [await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*'), await count('/v1/mock/:mock_id', 404)];
     await call(`${base}/v1/mock/${id}`);
     await call(`${base}/v1/mock/${id}/sub`);
     await call(`${base}/v1/mock/${id}/sub/2`);
-    assert.deepEqual([await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*')], [before[0] + 1, before[1] + 2]);
+    // an error answer (an unknown mock) is counted too, under its status
+    assert.equal((await overSocket(base, '/v1/mock/mock_doesnotexist000000000', 'GET', {}, '')).status, 404);
+    assert.deepEqual(
+      [await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*'), await count('/v1/mock/:mock_id', 404)],
+      [before[0] + 1, before[1] + 2, before[2] + 1],
+    );
   });
 
   it('a request with a body goes through the router: over MAX_BODY_BYTES is 413 with the serving headers', async () => {

@@ -116,7 +116,9 @@ function wireEncoder(): (mock: MockRecord) => MockWire {
  */
 function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, wire: MockWire): void {
   let status = mock.statusCode;
-  let headers = wire.headers.concat('x-request-id', requestId);
+  // slice + push: concat with single values takes V8's generic C++ path (1.5% of a mock hit in perf).
+  let headers = wire.headers.slice();
+  headers.push('x-request-id', requestId);
   if (status < 200) {
     const interim = INTERIM_WRITERS[status];
     if (interim && req.httpVersion === '1.1' && req.socket?.writable) interim(res, mock);
