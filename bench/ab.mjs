@@ -8,7 +8,7 @@
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
 import { readCpuMicros, startService, writeResults } from './lib.mjs';
-import { BODIES, HS256 } from './request-bodies.mjs';
+import { ROUTE_CASES } from './request-bodies.mjs';
 
 const [distA, distB, name = 'jmespath', roundsArg = '6', secsArg = '4'] = process.argv.slice(2);
 if (!distA || !distB) throw new Error('usage: node ab.mjs <dist A> <dist B> <case> [rounds] [seconds]');
@@ -16,22 +16,7 @@ const rounds = Number(roundsArg);
 const seconds = Number(secsArg);
 const [labelA = distA, labelB = distB] = (process.env.BENCH_LABELS ?? '').split(',').filter(Boolean);
 
-const CASES = {
-  healthz: async () => ({ path: '/healthz' }),
-  mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
-  catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, method: 'POST', body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
-  account: async ({ h }) => ({ path: '/v1/account', headers: h }),
-  jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
-  sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),
-  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.dedupNumbers }),
-  number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: BODIES.numberCurrency }),
-  schema: async ({ h }) => ({ path: '/v1/json-schema-validate', headers: h, body: BODIES.schemaValidate }),
-  sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: BODIES.sha256 }),
-  hs256: async ({ h, post }) => {
-    const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
-    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
-  },
-};
+const CASES = ROUTE_CASES;
 if (!CASES[name]) throw new Error(`unknown case ${name}; one of ${Object.keys(CASES).join(', ')}`);
 
 /** The autocannon options of the case on one service; its first answer must be a 200. */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BENCH_ZONE, startDnsServer } from './dns-server.mjs';
 import { ADMIN_TOKEN, freePort, writeResults } from './lib.mjs';
-import { BODIES, HS256 } from './request-bodies.mjs';
+import { ROUTE_CASES } from './request-bodies.mjs';
 
 const [distA, distB, name = 'healthz', requestsArg] = process.argv.slice(2);
 if (!distA || !distB) throw new Error('usage: node instructions.mjs <dist before> <dist after> <case> [requests]');
@@ -37,20 +37,7 @@ process.on('exit', () => services.forEach((c) => c.kill('SIGKILL')));
 
 /** Each case: how to set it up on a running service, given its URL, key header and a JSON POST helper. */
 const CASES = {
-  healthz: async () => ({ path: '/healthz' }),
-  account: async ({ h }) => ({ path: '/v1/account', headers: h }),
-  mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
-  catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
-  jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
-  number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: BODIES.numberCurrency }),
-  sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),
-  sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: BODIES.sha256 }),
-  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.dedupNumbers }),
-  schema: async ({ h }) => ({ path: '/v1/json-schema-validate', headers: h, body: BODIES.schemaValidate }),
-  hs256: async ({ h, post }) => {
-    const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
-    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
-  },
+  ...ROUTE_CASES,
   // The same cached lookup by query string and by JSON body (DNS_SERVERS: the server below).
   dnsget: async ({ h }) => ({ path: '/v1/lookup?domain=bench.test&type=A', headers: h }),
   dnspost: async ({ h }) => ({ path: '/v1/devtools/dns-lookup', headers: h, body: { domain: 'bench.test', type: 'A' } }),

@@ -142,16 +142,21 @@ export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NOD
   return { url, apiKey, adminToken: ADMIN_TOKEN, process: child, stop: stopper(child) };
 }
 
-/** A bare node:http server answering a JSON body of `bodyBytes` bytes: the baseline. */
-export async function startBareServer({ bodyBytes = 16, pin = true } = {}) {
-  const child = spawnServer([join(here, 'bare-server.mjs')], {
-    env: { ...process.env, BODY_BYTES: String(bodyBytes) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }, { pin });
+/**
+ * Run one of bench/'s own servers (`script`, which prints `PORT <n>` once it listens) with `env` and
+ * node flags `nodeArgs`. Returns its URL, process and pid, and a stop function.
+ */
+export async function startScriptServer(script, { env = {}, nodeArgs = [], pin = true } = {}) {
+  const child = spawnServer([...nodeArgs, join(here, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }, { pin });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
-  const [, port] = await waitForLine(child, /PORT (\d+)/, 'bare server');
-  return { url: `http://127.0.0.1:${port}`, process: child, stop: stopper(child) };
+  const [, port] = await waitForLine(child, /PORT (\d+)/, script);
+  return { url: `http://127.0.0.1:${port}`, process: child, pid: child.pid, stop: stopper(child) };
+}
+
+/** A bare node:http server answering a JSON body of `bodyBytes` bytes: the baseline. */
+export function startBareServer({ bodyBytes = 16, pin = true } = {}) {
+  return startScriptServer('bare-server.mjs', { env: { BODY_BYTES: String(bodyBytes) }, pin });
 }
 
 /** One autocannon run; numbers rounded for the results table. */

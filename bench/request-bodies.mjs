@@ -30,3 +30,25 @@ export const BODIES = {
 
 /** The HS256 secret and payload of the JWT benchmarks (sign once, then verify the token). */
 export const HS256 = { secret: 'bench-secret-bench-secret-bench-secret!', payload: { sub: 'user-42', role: 'admin' } };
+
+/**
+ * One typical request per benchmarked route, set up on a running service: each case gets the key
+ * header `h` and a JSON POST helper `post`, and returns the path, headers and body (a POST when it has one).
+ * bench/ab.mjs and bench/instructions.mjs measure these.
+ */
+export const ROUTE_CASES = {
+  healthz: async () => ({ path: '/healthz' }),
+  account: async ({ h }) => ({ path: '/v1/account', headers: h }),
+  mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
+  catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
+  jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
+  number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: BODIES.numberCurrency }),
+  sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),
+  sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: BODIES.sha256 }),
+  dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.dedupNumbers }),
+  schema: async ({ h }) => ({ path: '/v1/json-schema-validate', headers: h, body: BODIES.schemaValidate }),
+  hs256: async ({ h, post }) => {
+    const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
+    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
+  },
+};

@@ -6,32 +6,16 @@
 // tool requests/s over the plain server's shows what the service's own layers cost.
 // Run: npm run build && (cd bench && npm install && node tool-ceiling.mjs)   [BENCH_SECONDS=4, BENCH_ROUNDS=3]
 import { loadavg } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { pairedWithHealthz, ratio, SERVICE_NODE_FLAGS, spawnServer, startService, writeResults } from './lib.mjs';
+import { pairedWithHealthz, ratio, SERVICE_NODE_FLAGS, startScriptServer, startService, writeResults } from './lib.mjs';
 import { BODIES, HS256 } from './request-bodies.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const duration = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 
-async function startBareToolServer() {
-  const child = spawnServer([...(process.env.BENCH_START_FLAGS === '0' ? [] : SERVICE_NODE_FLAGS), join(here, 'bare-tool-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (chunk) => {
-      seen += chunk;
-      const m = /PORT (\d+)/.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bare tool server exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, process: child, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) };
-}
 
 const service = await startService();
-const bare = await startBareToolServer();
+const bare = await startScriptServer('bare-tool-server.mjs', { nodeArgs: process.env.BENCH_START_FLAGS === '0' ? [] : SERVICE_NODE_FLAGS });
 try {
   const key = { 'x-api-key': service.apiKey };
   const generated = await fetch(`${service.url}/v1/auth/jwt-generate`, {

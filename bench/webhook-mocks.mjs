@@ -7,7 +7,7 @@
 // Run: npm run build && (cd bench && npm install && node webhook-mocks.mjs)
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { measure, ratio, spawnServer, startService, writeResults } from './lib.mjs';
+import { measure, ratio, startBareServer, startService, writeResults } from './lib.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -23,27 +23,6 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-/** The lib's bare node:http baseline, started here so its pid (for CPU time) is known. */
-async function startBare(bodyBytes) {
-  const child = spawnServer([new URL('./bare-server.mjs', import.meta.url).pathname], {
-    env: { ...process.env, BODY_BYTES: String(bodyBytes) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (c) => {
-      seen += c;
-      const m = /PORT (\d+)/.exec(seen);
-      if (m) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),
-  };
-}
 
 /** autocannon run plus the server's CPU time: requests served per CPU second. */
 async function measureWithCpu(pid, options) {
@@ -92,7 +71,7 @@ function burst(urls, agent = false) {
 
 const loadAtStart = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const service = await startService();
-const bare = await startBare(BODY_BYTES);
+const bare = await startBareServer({ bodyBytes: BODY_BYTES });
 try {
   // The mock serves exactly the bare server's body, with the same content type.
   const sameBody = await (await fetch(`${bare.url}/`)).text();
