@@ -19,6 +19,19 @@ const FORMS = {
     const h = { 'x-request-id': id };
     return walk({ ...h, 'content-type': JSON_TYPE, 'content-length': length });
   },
+  'spread, then one property: { ...h, a }': (id) => {
+    const h = { 'x-request-id': id };
+    return walk({ ...h, 'content-type': JSON_TYPE });
+  },
+  'two spreads: { ...h, ...g }': (id) => {
+    const h = { 'x-request-id': id };
+    const g = { 'content-type': JSON_TYPE };
+    return walk({ ...h, ...g });
+  },
+  'Object.assign({}, h, { a, b })': (id, length) => {
+    const h = { 'x-request-id': id };
+    return walk(Object.assign({}, h, { 'content-type': JSON_TYPE, 'content-length': length }));
+  },
   'spread alone: { ...h }': (id) => {
     const h = { 'x-request-id': id, 'content-type': JSON_TYPE };
     return walk({ ...h });

@@ -13,7 +13,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function sendRawJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) });
+  // Not `{ ...headers, 'content-type': … }`: V8 defines each property after a spread through its runtime
+  // (about 0.6 µs a property, bench/object-spread.mjs).
+  res.writeHead(status, Object.assign({}, headers, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(text) }));
   res.end(text);
 }
 
@@ -46,5 +48,5 @@ export function sendRawError(res: ServerResponse, err: unknown, headers: Record<
     return;
   }
   for (const name of res.getHeaderNames()) res.removeHeader(name);
-  sendRawJson(res, e.status, errorBody(e), { ...e.headers, ...headers });
+  sendRawJson(res, e.status, errorBody(e), Object.assign({}, e.headers, headers));
 }

@@ -44,7 +44,8 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     deleteBin: (id) => indexes.remove(id, allKeys(id)),
     async captureRequest(req, { maxRequests, now }) {
       const k = binKeys(prefix, req.binId);
-      const stored: StoredRequest = { ...req, body: req.body.toString('base64'), contentLength: req.body.length };
+      // Object.assign, not a spread followed by properties (a runtime call per property in V8, bench/object-spread.mjs).
+      const stored: StoredRequest = Object.assign({}, req, { body: req.body.toString('base64'), contentLength: req.body.length });
       return run<number | null>('captureRequest', [k.meta, k.order, k.reqs], [now, maxRequests, req.id, JSON.stringify(stored), EXPIRY_GRACE_MS]);
     },
     async listRequests(binId, page) {
