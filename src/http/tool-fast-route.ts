@@ -69,7 +69,7 @@ function then<T>(step: () => MaybePromise<T>, next: (value: T) => void, fail: (e
  * public areas, chunked bodies, other media types, `inject()`).
  *
  * @example
- *   ctx.fastRoutes.push(toolFastRoute({ url: '/v1/array-ops', area: 'devtools', bodySchema, responseSchema, run, compileBody, gate, ctx, log }));
+ *   toolRoutes.set('/v1/array-ops', toolFastRoute({ url: '/v1/array-ops', area: 'devtools', bodySchema, responseSchema, run, compileBody, gate, ctx, log }));
  */
 export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
   const { url, area, bodySchema, responseSchema, run, compileBody, gate, ctx } = options;
@@ -99,7 +99,7 @@ export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
     };
     const fail = (err: unknown) => {
       const e = toDevutilError(err);
-      settleThen(e.status, (credits) => sendRawError(res, e, credits ? { ...headers, ...credits } : headers, log));
+      settleThen(e.status, (credits) => sendRawError(res, e, credits ? Object.assign({}, headers, credits) : headers, log));
     };
     const succeed = (result: unknown) => {
       serialize ??= fastJson(responseSchema);
@@ -110,7 +110,8 @@ export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
         return fail(err);
       }
       settleThen(200, (credits) => {
-        // A flat list: an object literal that spreads others costs V8 a runtime call per property (~1 µs).
+        // A flat list: in an object literal after a spread, V8 defines each property through its runtime
+        // (0.7 µs a property, bench/object-spread.mjs).
         const list = ['x-request-id', requestId, 'content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text))];
         if (pass !== null && pass.headers) for (const name in pass.headers) list.push(name, pass.headers[name]!);
         if (credits) for (const name in credits) list.push(name, credits[name]!);
