@@ -107,3 +107,13 @@ export function batchWrites(socket: Socket): void {
 export function writeThrough(socket: Socket, on: boolean): void {
   (socket as BatchedSocket)[THROUGH] = on;
 }
+
+/**
+ * Whether the connection's responses currently go out unbatched (see {@link writeThrough}).
+ *
+ * @example
+ *   isWriteThrough(req.socket) // true while a mock or catch route answers
+ */
+export function isWriteThrough(socket: Socket): boolean {
+  return (socket as BatchedSocket)[THROUGH] === true;
+}

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { comparable, overSocket, type SeenResponse } from '../helpers/socket-exchange.js';
+import { isWriteThrough } from '../../src/http/write-batching.js';
 
 // Tools declared with postTool are answered by a pre-router fast route for plain API calls over a
 // socket (src/http/tool-fast-route.ts) and by their Fastify route otherwise (inject(), other shapes).
@@ -182,6 +183,23 @@ describe('tool routes: the pre-router fast route and the Fastify route answer al
       const seen = await overSocket(base, path, 'POST', headers, body);
       assert.equal(seen.status, status, `${path} ${JSON.stringify(headers)}: ${seen.body}`);
       assert.deepEqual(routed, [path]);
+    }
+  });
+
+  it('answers batched, as the Fastify routes do: the connection is not left write-through (mock hits are)', async () => {
+    const sockets: Socket[] = [];
+    const onConnection = (socket: Socket) => sockets.push(socket);
+    t.app.server.on('connection', onConnection);
+    try {
+      assert.equal((await overSocket(base, '/v1/json-transform', 'POST', json(t.apiKey), JSON.stringify(TRANSFORM))).status, 200);
+      assert.equal(sockets.length, 1);
+      assert.equal(isWriteThrough(sockets[0]!), false, 'a tool answer waits for the end of the event-loop turn');
+      const mock = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: { 'x-api-key': t.apiKey }, payload: { body: 'm' } });
+      assert.equal((await overSocket(base, new URL(mock.json().url).pathname, 'GET', {})).status, 200);
+      assert.equal(sockets.length, 2);
+      assert.equal(isWriteThrough(sockets[1]!), true, 'the control: a mock hit is written through');
+    } finally {
+      t.app.server.off('connection', onConnection);
     }
   });
 
