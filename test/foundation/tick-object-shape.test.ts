@@ -25,11 +25,17 @@ function stdoutFile(): { fd: number; read: () => string } {
   return { fd: openSync(path, 'w'), read: () => readFileSync(path, 'utf8') };
 }
 
+/**
+ * Idle full collections before the print. With eight, a plain node process under load (two CPU-bound
+ * processes beside it) still had monomorphic definitions in 3 runs of 10; with 24, in none of 12.
+ */
+const IDLE_COLLECTIONS = '24';
+
 /** Node with the preload and TICK_FEEDBACK_NOW: the feedback after idle collections, pinned or not. */
 function feedbackOfPlainNode(pin: boolean): { status: number | null; stderr: string; stdout: string } {
   const out = stdoutFile();
   const run = spawnSync(process.execPath, [...PRELOAD, '-e', ''], {
-    env: { ...process.env, TICK_FEEDBACK_NOW: '1', TICK_FEEDBACK_PIN: pin ? '1' : '0' },
+    env: { ...process.env, TICK_FEEDBACK_NOW: '1', TICK_FEEDBACK_PIN: pin ? '1' : '0', TICK_FEEDBACK_ROUNDS: IDLE_COLLECTIONS },
     stdio: ['ignore', out.fd, 'pipe'],
     encoding: 'utf8',
     timeout: 60_000,
@@ -39,11 +45,18 @@ function feedbackOfPlainNode(pin: boolean): { status: number | null; stderr: str
 
 describe('process.nextTick after idle full collections', () => {
   it('without a kept tick object, the queue entry literal goes megamorphic (what the service guards against)', () => {
-    const run = feedbackOfPlainNode(false);
-    assert.equal(run.status, 0, run.stderr);
-    const states = entryFeedback(run.stdout);
-    assert.equal(states.length, 4, run.stdout.slice(0, 4000));
-    assert.ok(states.includes('MEGAMORPHIC'), `expected a megamorphic definition: ${states.join(' ')}`);
+    // The control depends on V8's timing (whether a tick entry happens to be alive at a collection):
+    // any of three processes going megamorphic shows what the pin prevents.
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const run = feedbackOfPlainNode(false);
+      assert.equal(run.status, 0, run.stderr);
+      const states = entryFeedback(run.stdout);
+      assert.equal(states.length, 4, run.stdout.slice(0, 4000));
+      if (states.includes('MEGAMORPHIC')) return;
+      seen.push(states.join(' '));
+    }
+    assert.fail(`expected a megamorphic definition in one of three processes: ${seen.join(' | ')}`);
   });
 
   it('with pinTickObjectShape, every property definition stays monomorphic', () => {
@@ -52,11 +65,11 @@ describe('process.nextTick after idle full collections', () => {
     assert.deepEqual(entryFeedback(run.stdout), ['MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC', 'MONOMORPHIC']);
   });
 
-  it('devutil serve keeps one: after serving mocks and eight idle full collections, nextTick is still monomorphic', async () => {
+  it('devutil serve keeps one: after serving mocks and 24 idle full collections, nextTick is still monomorphic', async () => {
     const port = await freePort();
     const stdout = stdoutFile();
     const child = spawn(process.execPath, [...PRELOAD, 'src/cli/main.ts', 'serve'], {
-      env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-tick-')) },
+      env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-tick-')), TICK_FEEDBACK_ROUNDS: IDLE_COLLECTIONS },
       stdio: ['ignore', stdout.fd, 'pipe'],
     });
     let errors = '';
