@@ -23,7 +23,7 @@ import { fastPathServer, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
 import { prependHook, withPrologue } from './http/route-hooks.js';
-import { toolFastRoute } from './http/tool-fast-route.js';
+import { toolFastRoutes } from './http/tool-fast-route.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -79,10 +79,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
-  // The tool fast routes by exact URL, tried first, in one lookup (see the onRoute hook below); they
-  // are all POST, so other requests (mock hits) skip hashing their URL.
-  const toolRoutes = new Map<string, FastRoute>();
-  const fastRoutes: FastRoute[] = [(req, res) => req.method === 'POST' && (toolRoutes.get(req.url!)?.(req, res) ?? false)];
+  // The tool fast routes (see the onRoute hook below) are tried first.
+  const tools = toolFastRoutes();
+  const fastRoutes: FastRoute[] = [tools.route];
   const app = Fastify({
     logger: options.logger ?? false,
     ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
@@ -133,7 +132,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const tool = route.config?.tool;
     if (tool && route.config?.area) {
       const schema = route.schema as { body: object; response: { 200: object } };
-      toolRoutes.set(route.url, toolFastRoute({
+      tools.add({
         url: route.url,
         area: route.config.area as Area,
         bodySchema: schema.body,
@@ -143,7 +142,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
         gate,
         ctx,
         log: app.log,
-      }));
+      });
     }
   });
   registerErrorHandling(app, (request, reply) => {

@@ -30,7 +30,6 @@ declare module 'fastify' {
 /** Routes plugins register without our config (the docs UI) that are public by nature. */
 const PUBLIC_PREFIXES = ['/docs'];
 
-
 /** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */
 function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
   const codes: ErrorCode[] = ['internal_error'];

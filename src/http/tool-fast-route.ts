@@ -64,14 +64,11 @@ function then<T>(step: () => MaybePromise<T>, next: (value: T) => void, fail: (e
  * the route's 200 schema, the error catalogue, X-Request-Id, metrics and the request log line.
  * Fastify's hooks, request/reply objects and promise wrapping are what it saves.
  *
- * It takes only `POST` to the exact URL (no query string) with `X-API-Key`, a Content-Length
- * and `Content-Type: application/json`; Fastify serves the rest (marketplace keys, anonymous
- * public areas, chunked bodies, other media types, `inject()`).
- *
- * @example
- *   toolRoutes.set('/v1/array-ops', toolFastRoute({ url: '/v1/array-ops', area: 'devtools', bodySchema, responseSchema, run, compileBody, gate, ctx, log }));
+ * {@link toolFastRoutes} hands it only `POST` requests to its exact URL (no query string); it takes
+ * those with `X-API-Key`, a Content-Length and `Content-Type: application/json`, and Fastify serves
+ * the rest (marketplace keys, anonymous public areas, chunked bodies, other media types, `inject()`).
  */
-export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
+function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
   const { url, area, bodySchema, responseSchema, run, compileBody, gate, ctx } = options;
   const record = requestRecorder(ctx.metrics, url, ctx.logRequests);
   // Compiled on first use: the validator is then the one Fastify compiled for the route.
@@ -79,7 +76,7 @@ export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
   let serialize: ((value: unknown) => string) | undefined;
 
   return (req, res) => {
-    if (req.url !== url || req.method !== 'POST' || !isPlainCall(req.headers)) return false;
+    if (!isPlainCall(req.headers)) return false;
     // Answers go out batched, as Fastify's do (only mock and catch answers are written through).
     writeThrough(req.socket, false);
     const requestId = ctx.requestId(req);
@@ -151,5 +148,23 @@ export function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
       fail,
     );
     return true;
+  };
+}
+
+/**
+ * The tool fast routes of an app: `add` one per `postTool` route, and `route`, the one fast route
+ * that finds a tool's by exact URL in a single map lookup. Tools are all POST, so other requests
+ * (mock hits) are declined before their URL is hashed.
+ *
+ * @example
+ *   const tools = toolFastRoutes();
+ *   fastRoutes.push(tools.route);
+ *   tools.add({ url: '/v1/array-ops', area: 'devtools', bodySchema, responseSchema, run, compileBody, gate, ctx, log });
+ */
+export function toolFastRoutes(): { add: (options: ToolFastRouteOptions) => void; route: FastRoute } {
+  const byUrl = new Map<string, FastRoute>();
+  return {
+    add: (options) => void byUrl.set(options.url, toolFastRoute(options)),
+    route: (req, res) => req.method === 'POST' && (byUrl.get(req.url!)?.(req, res) ?? false),
   };
 }
