@@ -58,8 +58,11 @@ export interface FastExchange {
   log: FastifyBaseLogger;
 }
 
-/** Ids taken as they are (the router decodes anything else); 256 is the router's maxParamLength. */
-const PLAIN_ID = /^[A-Za-z0-9_-]{1,256}$/;
+/** Ids taken as they are (the router decodes anything else): letters, digits, `_` and `-`, by char code. */
+const ID_CHARS = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-') ID_CHARS[c.charCodeAt(0)] = 1;
+/** The router's maxParamLength. */
+const MAX_ID_LENGTH = 256;
 
 export interface ParamRouteOptions {
   /** The Fastify route it stands in for, `/prefix/:param`; `/prefix/:param/*` is served too. */
@@ -86,12 +89,22 @@ export function paramRoute({ route, ctx, log, accepts, handle }: ParamRouteOptio
   return (req, res) => {
     const url = req.url!;
     if (!url.startsWith(prefix)) return false;
+    // The id runs to the next `/` or `?`; any other character but an id character leaves it to the router.
     let end = prefix.length;
-    while (end < url.length && url.charCodeAt(end) !== 47 /* / */ && url.charCodeAt(end) !== 63 /* ? */) end++;
+    for (; end < url.length; end++) {
+      const c = url.charCodeAt(end);
+      if (c === 47 /* / */ || c === 63 /* ? */) break;
+      if (ID_CHARS[c] !== 1) return false;
+    }
+    if (end === prefix.length || end - prefix.length > MAX_ID_LENGTH) return false;
+    // A percent-encoded sub-path (before the query) is the router's to decode.
+    const percent = url.indexOf('%', end);
+    if (percent !== -1) {
+      const query = url.indexOf('?', end);
+      if (query === -1 || percent < query) return false;
+    }
+    if (!accepts(req)) return false;
     const id = url.slice(prefix.length, end);
-    if (!PLAIN_ID.test(id)) return false;
-    const query = url.indexOf('?', end);
-    if (url.lastIndexOf('%', query === -1 ? url.length : query) >= end || !accepts(req)) return false;
     const record = url.charCodeAt(end) === 47 ? recordSub : recordBase;
     const requestId = ctx.requestId(req);
     const requestLog = lazyRequestLogger(log, { reqId: requestId });

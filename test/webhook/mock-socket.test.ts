@@ -207,6 +207,12 @@ describe('mock serving: the pre-router fast route and the Fastify route answer a
       [`/v1/mock/${onlyPost}`, 'GET', 405],
       [`/v1/mock/${onPath}/orders/1`, 'GET', 200],
       [`/v1/mock/${onPath}/orders/2`, 'GET', 404],
+      // Percent-encoding in the path is the router's to decode (the fast route declines it); in the query it is not decoded.
+      [`/v1/mock/${onPath}/orders/%31`, 'GET', 200],
+      [`/v1/mock/${onPath}/orders/1?q=%31`, 'GET', 200],
+      [`/v1/mock/${custom}%2Fx`, 'GET', 404],
+      // An id with a character no id has is the router's too.
+      [`/v1/mock/${custom}.json`, 'GET', 404],
       [`/v1/mock/${informational}`, 'GET', 200],
       [`/v1/mock/${empty}`, 'GET', 204],
       ['/v1/mock/mock_doesNotExist0000000000', 'GET', 404],
@@ -219,6 +225,10 @@ describe('mock serving: the pre-router fast route and the Fastify route answer a
       assert.equal(wire.headers['x-content-type-options'], 'nosniff');
       assert.equal(wire.headers['content-security-policy'], 'sandbox');
     }
+    // Longer than the router's maxParamLength: no route matches, the same 400 either way.
+    const { wire, injected } = await both(`/v1/mock/${'m'.repeat(257)}`);
+    assert.equal(wire.status, 400);
+    assert.deepEqual(wire, injected);
   });
 
   it('fast-route requests are counted in /metrics under the route pattern', async () => {
