@@ -154,9 +154,9 @@ export async function startScriptServer(script, { env = {}, nodeArgs = [], pin =
   return { url: `http://127.0.0.1:${port}`, process: child, pid: child.pid, stop: stopper(child) };
 }
 
-/** A bare node:http server answering a JSON body of `bodyBytes` bytes: the baseline. */
-export function startBareServer({ bodyBytes = 16, pin = true } = {}) {
-  return startScriptServer('bare-server.mjs', { env: { BODY_BYTES: String(bodyBytes) }, pin });
+/** A bare node:http server answering a JSON body of `bodyBytes` bytes (with `headers` too, if given): the baseline. */
+export function startBareServer({ bodyBytes = 16, headers = {}, pin = true } = {}) {
+  return startScriptServer('bare-server.mjs', { env: { BODY_BYTES: String(bodyBytes), EXTRA_HEADERS: JSON.stringify(headers) }, pin });
 }
 
 /** One autocannon run; numbers rounded for the results table. */

@@ -126,6 +126,44 @@ describe('mock serving over a real socket', () => {
     assert.ok(text.endsWith('\r\n\r\ndone'));
   });
 
+  it('bytes on the wire: the body in UTF-8 with its exact Content-Length, Latin-1 header values as single bytes', async () => {
+    /** The whole answer to an HTTP/1.0 GET, as bytes: head (as Latin-1 text) and body. */
+    const rawGet = (id: string) =>
+      new Promise<{ head: string; body: Buffer }>((resolve, reject) => {
+        const socket = connect(Number(new URL(base).port), '127.0.0.1');
+        socket.write(`GET /v1/mock/${id} HTTP/1.0\r\nHost: x\r\n\r\n`);
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('end', () => {
+          const all = Buffer.concat(chunks);
+          const split = all.indexOf('\r\n\r\n');
+          resolve({ head: all.subarray(0, split).toString('latin1'), body: all.subarray(split + 4) });
+        });
+        socket.on('error', reject);
+      });
+    const text = 'héllo ✓ 😀, a lone surrogate: \ud800.';
+    const cases = [
+      { headers: {}, body: text },
+      { headers: { 'x-note': 'café' }, body: text },
+      { headers: {}, body: `${text}${'x'.repeat(9000)}` },
+      { headers: { 'x-note': 'café' }, body: `${text}${'x'.repeat(9000)}` },
+    ];
+    for (const { headers, body } of cases) {
+      const id = await createMock({ headers, body });
+      // A lone surrogate is stored as U+FFFD, so the mock reads back as it is served (SQLite and Redis alike).
+      const stored = await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth });
+      assert.equal(stored.json().mock.body, body.replace('\ud800', '\ufffd'));
+      const expected = Buffer.from(body, 'utf8');
+      for (let hit = 0; hit < 2; hit++) {
+        const { head, body: served } = await rawGet(id);
+        const label = `${JSON.stringify(headers)}, ${expected.length} B, hit ${hit + 1}`;
+        assert.ok(served.equals(expected), label);
+        assert.match(head, new RegExp(`\r\ncontent-length: ${expected.length}\r\n`, 'i'), label);
+        if (headers['x-note']) assert.match(head, /\r\nx-note: caf\xe9\r\n/, label);
+      }
+    }
+  });
+
   it('header names such as __proto__ and constructor are plain data, stored and served', async () => {
     const res = await t.app.inject({
       method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'application/json' },

@@ -59,6 +59,15 @@ function validate(input: MockInput): void {
   }
 }
 
+/**
+ * Text with each lone surrogate replaced by U+FFFD (`String.prototype.toWellFormed`, which Node 20
+ * has and TypeScript's ES2023 library does not declare): what UTF-8 can carry, so a mock's body and
+ * name are stored, listed and served alike (SQLite would store a lone surrogate as three bytes that
+ * read back as three U+FFFD).
+ */
+const wellFormed = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed();
+const wellFormedOrNull = (text: string | undefined): string | null => (text === undefined ? null : wellFormed(text));
+
 /** Names lower-cased (so `content_type` can win over `Content-Type`), in a null-prototype object. */
 function normaliseHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
@@ -77,11 +86,11 @@ export function buildMock(input: MockInput, ownerKeyId: string, now: number): Mo
   return {
     id: newId('mock_'),
     ownerKeyId,
-    name: input.name ?? null,
+    name: wellFormedOrNull(input.name),
     statusCode: input.status_code ?? 200,
     contentType: input.content_type ?? 'application/json',
     headers: normaliseHeaders(input.headers ?? {}),
-    body: input.body ?? null,
+    body: wellFormedOrNull(input.body),
     responseBodyJson: input.response_body === undefined ? null : JSON.stringify(input.response_body),
     method: input.method ? input.method.toUpperCase() : null,
     path: input.path ?? null,
@@ -103,11 +112,11 @@ export function buildMock(input: MockInput, ownerKeyId: string, now: number): Mo
 export function buildMockPatch(input: MockInput, now: number): MockPatch {
   validate(input);
   const patch: MockPatch = {};
-  if (input.name !== undefined) patch.name = input.name === '' ? null : input.name;
+  if (input.name !== undefined) patch.name = input.name === '' ? null : wellFormed(input.name);
   if (input.status_code !== undefined) patch.statusCode = input.status_code;
   if (input.content_type !== undefined) patch.contentType = input.content_type;
   if (input.headers !== undefined) patch.headers = normaliseHeaders(input.headers);
-  if (input.body !== undefined) Object.assign(patch, { body: input.body, responseBodyJson: null });
+  if (input.body !== undefined) Object.assign(patch, { body: wellFormed(input.body), responseBodyJson: null });
   if (input.response_body !== undefined) Object.assign(patch, { body: null, responseBodyJson: JSON.stringify(input.response_body) });
   if (input.method !== undefined) patch.method = input.method === null ? null : input.method.toUpperCase();
   if (input.path !== undefined) patch.path = input.path;

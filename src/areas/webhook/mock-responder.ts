@@ -68,9 +68,12 @@ function allowedMethods(mock: MockRecord): string[] | null {
   return mock.method === 'GET' ? ['GET', 'HEAD'] : [mock.method];
 }
 
-/** What a mock serves on every hit: its body's bytes and its response headers as name, value pairs. */
+/** What a mock serves on every hit: its body and its response headers as name, value pairs. */
 interface MockWire {
-  body: Buffer;
+  /** The body's text when it can go out in one write with the head (see {@link encodeWire}), its UTF-8 bytes otherwise. */
+  body: string | Buffer;
+  /** The body's length in bytes. */
+  length: number;
   /** 204 and 304: no body and no Content-Length. */
   bodyless: boolean;
   /** Never changed once built: each hit copies it and fills in the last value, its X-Request-Id. */
@@ -86,7 +89,7 @@ const SERVICE_HEADERS = new Set(['content-type', 'x-mock-id', 'x-request-id', ..
  * `x-request-id` with an empty value that each hit fills in. A 1xx mock is answered with 200 and
  * `X-Mock-Status` (replacing the mock's own header of that name).
  */
-function headerList(mock: MockRecord, body: Buffer, bodyless: boolean): string[] {
+function headerList(mock: MockRecord, bodyLength: number, bodyless: boolean): string[] {
   const interim = mock.statusCode < 200;
   const list: string[] = [];
   // `Object.keys` of the null-prototype map: a header named `__proto__` is sent too.
@@ -98,16 +101,28 @@ function headerList(mock: MockRecord, body: Buffer, bodyless: boolean): string[]
   for (const [name, value] of Object.entries(FIXED_HEADERS)) list.push(name, value);
   if (interim) list.push('x-mock-status', String(mock.statusCode));
   // HEAD: Node sends the headers (Content-Length included) and drops the body.
-  if (!bodyless) list.push('content-length', String(body.length));
+  if (!bodyless) list.push('content-length', String(bodyLength));
   list.push('x-request-id', '');
   return list;
 }
 
-/** The wire of `mock` as it is now. */
+/** Bodies up to this many bytes may be sent as text (larger ones as bytes, which Node writes without a copy). */
+const TEXT_BODY_MAX = 8 * 1024;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The wire of `mock` as it is now. Node sends a response's head and a string body as one string
+ * in one write, and a Buffer body as a second chunk (a writev): 0.6 µs more a hit, 5% of a small
+ * mock's throughput in a bare server. That one string is written in the body's encoding (UTF-8),
+ * so a head with a byte above 0x7F (headers may carry Latin-1 text, which Node writes as single
+ * bytes) keeps the Buffer body; request ids, filled in per hit, are ASCII.
+ */
 function encodeWire(mock: MockRecord, text: string): MockWire {
-  const body = Buffer.from(text, 'utf8');
+  const bytes = Buffer.from(text, 'utf8');
   const bodyless = BODYLESS_STATUSES.has(mock.statusCode);
-  return { body, bodyless, headers: headerList(mock, body, bodyless) };
+  const headers = headerList(mock, bytes.length, bodyless);
+  const asText = bytes.length <= TEXT_BODY_MAX && !headers.some((part) => NON_ASCII.test(part));
+  return { body: asText ? text : bytes, length: bytes.length, bodyless, headers };
 }
 
 /**
@@ -126,7 +141,7 @@ function wireEncoder(): (mock: MockRecord) => MockWire {
       return entry;
     }
     const wire = encodeWire(mock, text);
-    if (wire.body.length <= 8 * 1024) {
+    if (wire.length <= 8 * 1024) {
       if (kept.size >= 1000 && !entry) kept.delete(kept.keys().next().value!);
       kept.set(mock.id, { ...wire, text, source: mock.headers, contentType: mock.contentType, statusCode: mock.statusCode });
     }
