@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import type { FieldError } from '../errors.js';
+import { useQuickLengthChecks } from './length-keywords.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -14,7 +15,7 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
-  return ajv;
+  return useQuickLengthChecks(ajv);
 }
 
 /** A compiled body validator (ajv: false with `.errors` set when the body is invalid; defaults filled in). */

@@ -64,6 +64,11 @@ describe('POST /v1/number-format', () => {
     ['negative decimals', { number: 1, decimals: -1 }, 'decimals'],
     ['fractional decimals', { number: 1, decimals: 1.5 }, 'decimals'],
     ['an unknown field', { number: 1, style: 'x' }, 'style'],
+    // Lengths in characters: two UTF-16 units of one emoji are one character, fewer than 3.
+    ['a currency of two characters', { number: 1, format_type: 'currency', currency: 'EU' }, 'currency'],
+    ['a currency of one astral character', { number: 1, format_type: 'currency', currency: '😀' }, 'currency'],
+    ['a currency of four characters', { number: 1, format_type: 'currency', currency: 'EURO' }, 'currency'],
+    ['a one-character locale', { number: 1, locale: 'e' }, 'locale'],
   ];
   for (const [name, payload, path] of rejections) {
     it(`422 for ${name}`, async () => {
@@ -74,4 +79,11 @@ describe('POST /v1/number-format', () => {
       assert.deepEqual(body.errors.map((e: { path: string }) => e.path), [path]);
     });
   }
+
+  it('length limits name the limit in characters', async () => {
+    for (const [currency, message] of [['😀', 'must NOT have fewer than 3 characters'], ['EURO', 'must NOT have more than 3 characters']]) {
+      const res = await format({ number: 1, format_type: 'currency', currency });
+      assert.deepEqual(res.json().errors, [{ path: 'currency', message }], currency);
+    }
+  });
 });

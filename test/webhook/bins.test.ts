@@ -9,7 +9,7 @@ const DAY_MS = 86_400_000;
 async function createBin(t: TestApp, payload: Record<string, unknown> = {}, headers: Record<string, string> = t.auth) {
   const res = await t.app.inject({ method: 'POST', url: '/v1/bins', headers, payload });
   assert.equal(res.statusCode, 201, res.body);
-  return res.json().bin as { bin_id: string; request_count: number; created_at: string; expires_at: string };
+  return res.json().bin as { bin_id: string; name: string; request_count: number; created_at: string; expires_at: string };
 }
 
 describe('bins: create, read, list, delete', () => {
@@ -61,6 +61,15 @@ describe('bins: create, read, list, delete', () => {
       assert.equal(res.json().errors[0].path, path);
     });
   }
+
+  it('name length counts characters (code points), not UTF-16 units', async () => {
+    const emoji = '😀';
+    const long = await createBin(t, { name: emoji.repeat(128) });
+    assert.equal(long.name, emoji.repeat(128));
+    const res = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: { name: emoji.repeat(129) } });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().errors, [{ path: 'name', message: 'must NOT have more than 128 characters' }]);
+  });
 
   it('POST /v1/bins without a key is 401', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/bins', payload: {} });
