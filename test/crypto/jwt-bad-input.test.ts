@@ -35,6 +35,13 @@ describe('JWT bad input', () => {
     ['a payload that is a JSON array', `${b64url({ alg: 'HS256' })}.${b64url([1, 2])}.c2ln`, /payload is JSON but not an object/],
     ['a payload that is a JSON string', `${b64url({ alg: 'HS256' })}.${b64url('"text"')}.c2ln`, /payload is JSON but not an object/],
     ['a header that is JSON null', `${b64url('null')}.${b64url({ sub: 'x' })}.c2ln`, /header is JSON but not an object/],
+    ['four parts', `${b64url({ alg: 'HS256' })}.${b64url({ sub: 'x' })}.c2ln.c2ln`, /3 dot-separated parts, this token has 4/],
+    ['bad base64 in the signature', `${b64url({ alg: 'HS256' })}.${b64url({ sub: 'x' })}.c2l+`, /signature is not base64url/],
+    ['a signature of length 1 mod 4', `${b64url({ alg: 'HS256' })}.${b64url({ sub: 'x' })}.c2lnc`, /signature is not base64url/],
+    ['bad base64 in the claims segment', `${b64url({ alg: 'HS256' })}.e30/.c2ln`, /payload is not base64url/],
+    ['a claims segment of length 1 mod 4', `${b64url({ alg: 'HS256' })}.e30ae.c2ln`, /payload is not base64url/],
+    ['bad header and signature (the header is named)', `eyJhbGciOiJIUzI1NiJ9!.${b64url({ sub: 'x' })}.c2l+`, /header is not base64url/],
+    ['an empty header', `.${b64url({ sub: 'x' })}.c2ln`, /header is not JSON/],
   ];
   for (const [what, token, message] of MALFORMED) {
     it(`jwt-decode refuses ${what} with 422`, async () => {
