@@ -59,7 +59,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 function requestIds(): () => string {
   const prefix = randomString(12) + '-';
   let n = 0;
-  return () => prefix + (++n).toString(36);
+  // join builds one flat string; `prefix + n` would be a rope, which Node's header-value check
+  // (a regular expression) flattens through V8's runtime on every response.
+  return () => [prefix, (++n).toString(36)].join('');
 }
 
 /**

@@ -42,6 +42,9 @@ class LazyRequestLogger {
   silent(): void {}
 }
 
+/** The child options of every fast-route request logger: none, one shared object. */
+const NO_OPTIONS = Object.freeze({});
+
 /**
  * A request logger with `bindings` that makes its pino child only if something is logged.
  *
@@ -49,7 +52,7 @@ class LazyRequestLogger {
  *   lazyRequestLogger(app.log, { reqId: 'abc-1' }).error({ err }, 'request failed');
  */
 export function lazyRequestLogger(parent: FastifyBaseLogger, bindings: Record<string, unknown>): FastifyBaseLogger {
-  return new LazyRequestLogger(parent, bindings, {}) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(parent, bindings, NO_OPTIONS) as unknown as FastifyBaseLogger;
 }
 
 /** Fastify `childLoggerFactory`: a {@link LazyRequestLogger} per request. */
