@@ -108,6 +108,9 @@ function headerList(mock: MockRecord, bodyLength: number, bodyless: boolean): st
 
 /** Bodies up to this many bytes may be sent as text (larger ones as bytes, which Node writes without a copy). */
 const TEXT_BODY_MAX = 8 * 1024;
+/** Wires kept per mock: bodies up to this many bytes, the last {@link KEPT_MOCKS} mocks served. */
+const KEPT_BODY_MAX = 8 * 1024;
+const KEPT_MOCKS = 1000;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
@@ -141,8 +144,8 @@ function wireEncoder(): (mock: MockRecord) => MockWire {
       return entry;
     }
     const wire = encodeWire(mock, text);
-    if (wire.length <= 8 * 1024) {
-      if (kept.size >= 1000 && !entry) kept.delete(kept.keys().next().value!);
+    if (wire.length <= KEPT_BODY_MAX) {
+      if (kept.size >= KEPT_MOCKS && !entry) kept.delete(kept.keys().next().value!);
       kept.set(mock.id, { ...wire, text, source: mock.headers, contentType: mock.contentType, statusCode: mock.statusCode });
     }
     return wire;
