@@ -1,7 +1,8 @@
 import { _, str, type Ajv, type CodeKeywordDefinition, type KeywordErrorDefinition } from 'ajv';
 import ucs2lengthImport from 'ajv/dist/runtime/ucs2length.js';
 
-const ucs2length = (ucs2lengthImport as unknown as { default: typeof ucs2lengthImport }).default ?? ucs2lengthImport;
+// A CommonJS module compiled from ESM: importing it gives its exports object, the function is `.default`.
+const ucs2length = (ucs2lengthImport as unknown as { default: typeof ucs2lengthImport }).default;
 
 /** ajv's own error for the two keywords: same message, same params. */
 const error: KeywordErrorDefinition = {

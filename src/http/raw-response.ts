@@ -3,7 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { errorBody } from '../errors.js';
 import { toDevutilError } from './error-handler.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The content type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Answer JSON on a raw response, as Fastify would: `headers` first, then the content type and length.

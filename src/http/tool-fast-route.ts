@@ -8,7 +8,7 @@ import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import { toDevutilError, validationFailure } from './error-handler.js';
 import type { FastRoute } from './fast-path.js';
 import { JSON_BODY_LIMIT, parseJsonBody } from './json-body.js';
-import { sendRawError } from './raw-response.js';
+import { JSON_TYPE, sendRawError } from './raw-response.js';
 import { whenAnswered } from './answered-response.js';
 import { readBody } from './request-body.js';
 import { writeThrough } from './write-batching.js';
@@ -31,7 +31,6 @@ export interface ToolFastRouteOptions {
   log: FastifyBaseLogger;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The requests a tool fast route takes: the common shape of an API call; anything else goes to Fastify. */
 function isPlainCall(headers: IncomingHttpHeaders): boolean {
