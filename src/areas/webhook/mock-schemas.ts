@@ -17,7 +17,7 @@ function mockFields(withDefaults: boolean) {
       description: 'Extra response headers. Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
         '`content-length`, `transfer-encoding`, `x-mock-id`, `x-content-type-options` and `content-security-policy` are refused.',
     },
-    body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty). Not with `response_body`.' },
+    body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty), served as UTF-8; a lone surrogate (`\\ud800`) is stored and served as U+FFFD. Not with `response_body`.' },
     response_body: { description: 'Any JSON value, served JSON-encoded when `body` is absent. Not with `body`.' },
     content_type: {
       type: 'string', minLength: 1, maxLength: 255, ...d('application/json'),
