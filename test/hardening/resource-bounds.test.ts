@@ -71,12 +71,15 @@ describe('resource bounds: 100000 captures', () => {
   const CONCURRENCY = 16;
   const BODY_BYTES = 1024;
   /**
-   * Measured on a 2-core VM: peak RSS 65-77 MiB above the start (V8 garbage awaiting a major GC),
-   * live memory after a full GC +1 MiB. Keeping every capture in memory measured +207 MiB RSS;
-   * keeping only their bodies, +117 MiB RSS and +110 MiB live.
+   * Measured on a 2-core VM: live memory after a full GC +0.7 MiB; RSS after that GC -10 to +19 MiB
+   * from the start; peak RSS during the run +13 to +77 MiB, once +199 MiB (live memory then grew
+   * 0.7 MiB too): garbage awaiting a major GC, whose timing V8 decides, so the peak gets only a gross
+   * bound and the retained memory is checked after the forced collection. Keeping every capture in memory
+   * measured +207 MiB RSS; keeping only their bodies, +117 MiB RSS and +110 MiB live.
    */
-  const RSS_GROWTH_LIMIT = 150 * MiB;
   const LIVE_GROWTH_LIMIT = 16 * MiB;
+  const RETAINED_RSS_GROWTH_LIMIT = 64 * MiB;
+  const PEAK_RSS_GROWTH_LIMIT = 400 * MiB;
 
   /** A 1 KiB JSON body naming its bin and its place in that bin. */
   function bodyOf(bin: number, seq: number): string {
@@ -130,12 +133,14 @@ describe('resource bounds: 100000 captures', () => {
       const rssPeak = Math.max(...samples.map((s) => s.rss));
       const rssHalfway = samples.find((s) => s.sent >= CAPTURES / 2)!.rss;
       const liveAtEnd = await liveMemoryOf(service);
+      const rssAfterGc = rssOf(pid);
       t.diagnostic(`${CAPTURES} captures in ${elapsed} ms (${Math.round(CAPTURES / (elapsed / 1000))}/s, ${CONCURRENCY} keep-alive connections)`);
-      t.diagnostic(`RSS: start ${mib(rssAtStart)}, halfway ${mib(rssHalfway)}, peak ${mib(rssPeak)}, end ${mib(samples.at(-1)!.rss)}`);
+      t.diagnostic(`RSS: start ${mib(rssAtStart)}, halfway ${mib(rssHalfway)}, peak ${mib(rssPeak)}, end ${mib(samples.at(-1)!.rss)}, after a full GC ${mib(rssAfterGc)}`);
       t.diagnostic(`live JS heap + buffers after full GC: start ${mib(liveAtStart)}, end ${mib(liveAtEnd)}`);
       assert.deepEqual([...statuses], [[200, CAPTURES]]);
-      assert.ok(rssPeak - rssAtStart < RSS_GROWTH_LIMIT, `RSS grew by ${mib(rssPeak - rssAtStart)}`);
       assert.ok(liveAtEnd - liveAtStart < LIVE_GROWTH_LIMIT, `live JS memory grew by ${mib(liveAtEnd - liveAtStart)}`);
+      assert.ok(rssAfterGc - rssAtStart < RETAINED_RSS_GROWTH_LIMIT, `RSS after a full GC grew by ${mib(rssAfterGc - rssAtStart)}`);
+      assert.ok(rssPeak - rssAtStart < PEAK_RSS_GROWTH_LIMIT, `peak RSS grew by ${mib(rssPeak - rssAtStart)}`);
 
       // Exact counts: every bin counted all its captures and kept the newest KEEP.
       let retained = 0;
