@@ -4,6 +4,7 @@
 // counts instructions instead; this measures what users get, time.
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node ab.mjs /tmp/dist-before ../dist jmespath [rounds] [seconds]
+// One build, two settings: AB_ENV_A='{"BIN_MAX_REQUESTS":"1000"}' AB_ENV_B='{...}' node ab.mjs ../dist ../dist catch
 // Cases: healthz, mock, catch, account, jmespath, sort, dedup, number, schema, sha256, hs256.
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
@@ -32,7 +33,9 @@ async function requestFor(service) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const services = [await startService({ dist: resolve(distA) }), await startService({ dist: resolve(distB) })];
+// AB_ENV_A / AB_ENV_B: extra environment (JSON) for one side, e.g. to compare two settings of one build.
+const envOf = (name) => JSON.parse(process.env[name] ?? '{}');
+const services = [await startService({ dist: resolve(distA), env: envOf('AB_ENV_A') }), await startService({ dist: resolve(distB), env: envOf('AB_ENV_B') })];
 try {
   const requests = [await requestFor(services[0]), await requestFor(services[1])];
   for (const options of requests) await autocannon({ ...options, duration: 3 }); // warm-up, not recorded
