@@ -75,10 +75,30 @@ export class DevutilError extends Error {
     this.name = 'DevutilError';
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
-    this.errors = options.errors;
+    this.errors = options.errors && onePerField(options.errors);
     this.extra = options.extra;
     this.headers = options.headers;
   }
+}
+
+/**
+ * `errors[]` with one entry per field (CONTRACT §0): the messages of entries with the same path
+ * joined with "; " in first-seen order, repeated messages once.
+ *
+ * @example
+ *   onePerField([{ path: 'a', message: 'must be string' }, { path: 'a', message: 'must be one of "x"' }])
+ *   // [{ path: 'a', message: 'must be string; must be one of "x"' }]
+ */
+export function onePerField(errors: FieldError[]): FieldError[] {
+  if (errors.length < 2) return errors;
+  const byPath = new Map<string, string[]>();
+  for (const { path, message } of errors) {
+    const messages = byPath.get(path);
+    if (!messages) byPath.set(path, [message]);
+    else if (!messages.includes(message)) messages.push(message);
+  }
+  if (byPath.size === errors.length) return errors;
+  return Array.from(byPath, ([path, messages]) => ({ path, message: messages.join('; ') }));
 }
 
 /** Shorthand for a 422 on one field. */

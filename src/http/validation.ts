@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
-import type { FieldError } from '../errors.js';
+import { onePerField, type FieldError } from '../errors.js';
 import { useQuickLengthChecks } from './length-keywords.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -34,9 +34,31 @@ export function registerValidators(app: FastifyInstance): (schema: object) => Bo
   return (schema) => strict.compile(schema);
 }
 
-/** ajv errors → `errors[]` entries with the field path as users write it (`fields[0].type`). */
+/**
+ * ajv's errors with each failed `anyOf`/`oneOf` stated once: its message becomes the alternatives
+ * its branches failed on at the same place ("must match pattern … or must be integer"), and the
+ * branches' own errors are dropped (they are alternatives, not separate faults).
+ */
+function withAlternativesMerged(errors: ErrorObject[]): ErrorObject[] {
+  const choices = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (choices.length === 0) return errors;
+  const branchOf = (e: ErrorObject) => choices.find((c) => c !== e && e.schemaPath.startsWith(`${c.schemaPath}/`));
+  const merged: ErrorObject[] = [];
+  for (const e of errors) {
+    if (branchOf(e)) continue;
+    if (!choices.includes(e)) {
+      merged.push(e);
+      continue;
+    }
+    const alternatives = [...new Set(errors.filter((b) => branchOf(b) === e && b.instancePath === e.instancePath).map((b) => b.message ?? 'is invalid'))];
+    merged.push(alternatives.length > 0 ? { ...e, message: alternatives.join(' or ') } : e);
+  }
+  return merged;
+}
+
+/** ajv errors → `errors[]` entries with the field path as users write it (`fields[0].type`), one per field. */
 export function toFieldErrors(errors: ErrorObject[], part: string): FieldError[] {
-  return errors.map((e) => {
+  return onePerField(withAlternativesMerged(errors).map((e) => {
     const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
     if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
@@ -46,5 +68,5 @@ export function toFieldErrors(errors: ErrorObject[], part: string): FieldError[]
     else if (e.keyword === 'additionalProperties') message = 'is not a known field';
     else if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     return { path, message };
-  });
+  }));
 }

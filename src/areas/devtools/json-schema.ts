@@ -8,7 +8,7 @@ import {
   validate,
   type Validator,
 } from '@hyperjump/json-schema/draft-2020-12';
-import { BASIC } from '@hyperjump/json-schema/experimental';
+import { BASIC, getSchema, toSchema } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { estimateJsonChars } from '../../json-size.js';
@@ -86,9 +86,22 @@ function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
   }
 }
 
+/**
+ * The validator's own documents (the drafts' meta-schemas), by URI, loaded once: a schema may
+ * `$ref` them, and a failure inside one is described from its keyword values like any other.
+ */
+const builtInDocuments = new Map<string, unknown>();
+
+async function loadBuiltInDocuments(uris: Iterable<string>): Promise<void> {
+  for (const uri of uris) {
+    if (!builtInDocuments.has(uri)) builtInDocuments.set(uri, toSchema(await getSchema(uri)));
+  }
+}
+
 async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[string, unknown]>): Promise<Compiled> {
   const before = new Set(getAllRegisteredSchemaUris());
-  const documents = new Map<string, unknown>();
+  await loadBuiltInDocuments(before);
+  const documents = new Map<string, unknown>(builtInDocuments);
   const rootUris = new Set([ROOT_URI]);
   const unusable = new Map<string, string>();
   try {

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import { DevutilError, type FieldError } from '../../../errors.js';
+import { DevutilError, onePerField, type FieldError } from '../../../errors.js';
 import type { FieldOptions, FieldType } from './field-type.js';
 import { FIELD_TYPE_NAMES, FIELD_TYPES, optionsSchema } from './field-types.js';
 
@@ -10,7 +10,7 @@ const validators = new Map<string, ValidateFunction>();
 
 /** ajv errors of `fields[i].options` → `errors[]` entries. */
 function toFieldErrors(prefix: string, errors: ErrorObject[]): FieldError[] {
-  return errors
+  return onePerField(errors
     .filter((e) => e.keyword !== 'anyOf' || errors.length === 1)
     .map((e) => {
       const key = e.instancePath.split('/').slice(1).join('.');
@@ -20,7 +20,7 @@ function toFieldErrors(prefix: string, errors: ErrorObject[]): FieldError[] {
       }
       if (e.keyword === 'format') return { path: `${prefix}.${key}`, message: 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time' };
       return { path: key ? `${prefix}.${key}` : prefix, message: e.message ?? 'is invalid' };
-    });
+    }));
 }
 
 /**
