@@ -93,6 +93,19 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return v;
 }
 
+/** Host names of letters, digits and hyphens (RFC 1123), dot-separated labels of at most 63 characters. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+
+/** The address to listen on: an IP address (IPv6 with or without brackets) or a host name. */
+function listenHost(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const unbracketed = /^\[(.*)\]$/.exec(raw)?.[1];
+  if (unbracketed !== undefined && isIP(unbracketed) === 6) return unbracketed;
+  if (isIP(raw) !== 0 || HOST_NAME.test(raw)) return raw;
+  throw new ConfigError(name, `must be an IP address or a host name, got "${raw}"`);
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
@@ -197,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (enabledAreas.length === 0) throw new ConfigError('AREAS', 'must name at least one area');
   const config: Config = {
     port: int(env, 'PORT', 8080, 0, 65535),
-    host: read(env, 'HOST') ?? '127.0.0.1',
+    host: listenHost(env, 'HOST', '127.0.0.1'),
     dataDir: read(env, 'DATA_DIR') ?? './data',
     store: oneOf(env, 'STORE', ['sqlite', 'redis'] as const, 'sqlite', (s) => s.toLowerCase()),
     redisUrl: redisUrl(env),

@@ -30,6 +30,14 @@ export const SERVER_TIMEOUTS = {
  */
 export const LISTEN_BACKLOG = 4096;
 
+/** The service could not listen where HOST and PORT say (address in use, not local, name not found). */
+export class ListenError extends Error {
+  constructor(config: Pick<Config, 'host' | 'port'>, cause: unknown) {
+    super(`Cannot listen on HOST=${config.host} PORT=${config.port}: ${(cause as Error).message}`, { cause });
+    this.name = 'ListenError';
+  }
+}
+
 /** On an empty key store, create one key on the default plan and print it once. */
 async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
   if ((await store.keys.countKeys()) > 0) return;
@@ -60,7 +68,12 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
   });
   app.server.headersTimeout = SERVER_TIMEOUTS.headersTimeout;
   app.addHook('onClose', async () => store.close());
-  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  try {
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    throw new ListenError(config, err);
+  }
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -65,9 +65,11 @@ function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
 }
 
+/** A request header's value; an empty one counts as absent (`X-API-Key:` with no value is a missing key). */
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
+  const value = Array.isArray(v) ? v[0] : v;
+  return value === '' ? undefined : value;
 }
 
 /**

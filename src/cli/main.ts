@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { issueKey, keyToWire, rotateKey } from '../auth/keys.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { startServer } from '../server.js';
+import { ListenError, startServer } from '../server.js';
 import { createStore } from '../storage/index.js';
 
 const USAGE = `Usage:
@@ -51,6 +51,10 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   if (command !== 'serve' && command !== 'keys') throw new UsageError(USAGE);
   const config = loadConfig(process.env);
   if (command === 'serve') await startServer(config);
@@ -58,7 +62,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof UsageError) process.stderr.write(`${err.message}\n`);
+  if (err instanceof ConfigError || err instanceof UsageError || err instanceof ListenError) process.stderr.write(`${err.message}\n`);
   else process.stderr.write(`devutil: ${(err as Error).stack ?? String(err)}\n`);
   process.exit(err instanceof UsageError ? 64 : 1);
 });

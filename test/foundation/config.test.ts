@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.js';
@@ -53,7 +54,8 @@ describe('configuration', () => {
   });
 
   const invalid: [Record<string, string>, string][] = [
-    [{ PORT: 'abc' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ STORE: 'mongo' }, 'STORE'],
+    [{ PORT: 'abc' }, 'PORT'], [{ PORT: '70000' }, 'PORT'], [{ HOST: 'not a host!!' }, 'HOST'], [{ HOST: 'http://localhost' }, 'HOST'],
+    [{ HOST: 'a..b' }, 'HOST'], [{ STORE: 'mongo' }, 'STORE'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'], [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'], [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
     [{ AREAS: 'webhook,images' }, 'AREAS'], [{ PUBLIC_AREAS: 'admin' }, 'PUBLIC_AREAS'],
@@ -67,6 +69,12 @@ describe('configuration', () => {
       assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.includes(variable));
     });
   }
+
+  it('HOST takes IPv4 and IPv6 addresses (with or without brackets) and host names', () => {
+    for (const [raw, host] of [['0.0.0.0', '0.0.0.0'], ['::', '::'], ['[::1]', '::1'], ['localhost', 'localhost'], ['svc-1.internal.example', 'svc-1.internal.example']]) {
+      assert.equal(loadConfig({ HOST: raw }).host, host);
+    }
+  });
 
   it('PLANS_FILE that is not JSON or names an unknown area is refused with a clear message', () => {
     assert.throws(() => loadConfig({ PLANS_FILE: file('{plans:') }), /PLANS_FILE is not valid JSON/);
@@ -91,6 +99,32 @@ describe('configuration', () => {
     });
     assert.equal(run.status, 1);
     assert.match(run.stderr, /Invalid configuration: PORT must be a whole number/);
+  });
+
+  it('the service says which HOST and PORT it cannot listen on (a port in use)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+        env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-')) },
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      assert.equal(run.status, 1);
+      assert.match(run.stderr, new RegExp(`^Cannot listen on HOST=127\\.0\\.0\\.1 PORT=${port}: .*EADDRINUSE`, 'm'));
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('`devutil --help` prints the usage and exits 0; an unknown command exits 64', () => {
+    const help = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--help'], { encoding: 'utf8', timeout: 90_000 });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /^Usage:\n {2}devutil serve/);
+    const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frobnicate'], { encoding: 'utf8', timeout: 90_000 });
+    assert.equal(unknown.status, 64);
+    assert.match(unknown.stderr, /^Usage:/);
   });
 
   it('.env.example lists every variable', () => {

@@ -34,6 +34,12 @@ describe('API keys', () => {
     assert.equal(res.json().code, 'invalid_api_key');
     res = await account({ 'x-api-key': 'not-a-key' });
     assert.equal(res.json().code, 'invalid_api_key');
+    // A key header without a value is a missing key, with or without a marketplace pair.
+    res = await account({ 'x-api-key': '' });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.json().code, 'missing_api_key');
+    res = await account({ 'x-marketplace-key': '', 'x-marketplace-host': 'market.example' });
+    assert.equal(res.json().code, 'missing_api_key');
   });
 
   it('the admin API creates, lists (without secrets), revokes and rotates keys', async () => {
