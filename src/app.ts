@@ -13,6 +13,7 @@ import geoRoutes from './areas/geo/routes.js';
 import webhookRoutes from './areas/webhook/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { answerClientError } from './http/client-error.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
@@ -102,6 +103,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
       const e = toDevutilError(error);
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
+    // A request the HTTP parser refuses never reaches a route either (src/http/client-error.ts).
+    clientErrorHandler: answerClientError(nextRequestId),
     ...options.serverOptions,
     // Requests whose body a parser can collect without the stream machinery (src/http/request-body.ts),
     // responses that report when their answer is handed to Node (src/http/answered-response.ts).

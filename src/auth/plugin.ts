@@ -32,7 +32,8 @@ const PUBLIC_PREFIXES = ['/docs'];
 
 /** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */
 function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
-  const codes: ErrorCode[] = ['internal_error'];
+  // Any request: headers too slow or too large are answered before routing (src/http/client-error.ts).
+  const codes: ErrorCode[] = ['request_timeout', 'headers_too_large', 'internal_error'];
   if (area === 'admin') codes.push('invalid_admin_token');
   if (area !== 'public' && area !== 'admin') {
     codes.push('missing_api_key', 'invalid_api_key', 'rate_limited', 'storage_unavailable');

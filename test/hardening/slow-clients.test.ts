@@ -130,6 +130,8 @@ describe('slow and hostile clients', () => {
     assert.ok(out.closedAfterMs <= FAST.headersTimeout + 4 * FAST.connectionsCheckingInterval + 1_000, `closed after ${out.closedAfterMs} ms`);
     assert.ok(out.bytesSent < 6, `sent ${out.bytesSent} bytes`);
     assert.match(out.response, /^HTTP\/1\.1 408 /);
+    assert.match(out.response, /\r\nX-Request-Id: \S+\r\n/);
+    assert.match(out.response, /\r\n\r\n\{"detail":"The request headers or body did not arrive in time\.","code":"request_timeout"\}$/);
   });
 
   for (const [name, path] of [['a JSON endpoint', '/v1/json-to-schema'], ['the catch path', '/v1/catch/{bin}']]) {
