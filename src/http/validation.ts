@@ -21,6 +21,32 @@ function makeAjv(coerce: boolean): Ajv {
 /** A compiled body validator (ajv: false with `.errors` set when the body is invalid; defaults filled in). */
 export type BodyValidator = ValidateFunction;
 
+/** A whole number as text: digits with an optional minus (no `+`, spaces, exponent, hex or fraction). */
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * A query/params/headers validator that first refuses integer fields whose text is not plainly an
+ * integer: ajv's coercion reads `1e1`, `0x10`, `+5`, ` 5` and `1.0` as numbers (CONTRACT §2.3:
+ * anything but an integer → 422).
+ */
+function withIntegerText(schema: { properties?: Record<string, { type?: unknown } | undefined> }, validate: ValidateFunction): ValidateFunction {
+  const names = Object.entries(schema.properties ?? {}).filter(([, s]) => s?.type === 'integer').map(([name]) => name);
+  if (names.length === 0) return validate;
+  const checked = ((data: Record<string, unknown> | null | undefined) => {
+    const errors: ErrorObject[] = [];
+    for (const name of names) {
+      const value = data?.[name];
+      if (typeof value === 'string' && !INTEGER_TEXT.test(value)) {
+        errors.push({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' });
+      }
+    }
+    const valid = errors.length === 0 && validate(data);
+    checked.errors = errors.length > 0 ? errors : validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return checked;
+}
+
 /**
  * Request validation: JSON bodies are validated strictly ("60" is not an integer), while query
  * strings, params and headers, which are always text, are coerced to the declared types.
@@ -30,7 +56,7 @@ export type BodyValidator = ValidateFunction;
 export function registerValidators(app: FastifyInstance): (schema: object) => BodyValidator {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict.compile(schema) : withIntegerText(schema as object, coercing.compile(schema))));
   return (schema) => strict.compile(schema);
 }
 

@@ -54,6 +54,8 @@ describe('captured requests: list, detail, clear', () => {
   for (const [query, path] of [
     ['limit=0', 'limit'], ['limit=201', 'limit'], ['limit=-1', 'limit'], ['limit=abc', 'limit'], ['limit=1.5', 'limit'],
     ['offset=-1', 'offset'], ['offset=x', 'offset'], ['page=2', 'page'],
+    // Text that only reads as a number: exponent, hex, plus sign, space, fraction.
+    ['limit=1e1', 'limit'], ['limit=0x10', 'limit'], ['limit=%2B5', 'limit'], ['limit=%205', 'limit'], ['limit=', 'limit'], ['offset=1.0', 'offset'],
   ]) {
     it(`?${query} is 422 validation_error on ${path}`, async () => {
       const res = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests?${query}`, headers: t.auth });
@@ -62,6 +64,12 @@ describe('captured requests: list, detail, clear', () => {
       assert.equal(res.json().errors[0].path, path);
     });
   }
+
+  it('?limit=05&offset=0 (plain digits) is accepted', async () => {
+    const res = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests?limit=05&offset=0`, headers: t.auth });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().requests.length, 5);
+  });
 
   it('detail has every field of the contract', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${ids[1]}`, headers: t.auth });
