@@ -43,10 +43,9 @@ describe('replay refusals (guard on, nothing allowed)', () => {
     assert.equal(target.received.length, 0);
   });
 
-  it('the refusal names the address and its kind', async () => {
+  it('the refusal names the address and its kind in the contract error body', async () => {
     const res = await replay(t, seeded, { target_url: `http://0x7f000001:${target.port}/` });
-    assert.equal(res.json().address, '127.0.0.1');
-    assert.equal(res.json().address_kind, 'loopback');
+    assert.deepEqual(res.json(), { detail: '127.0.0.1 is a loopback address; replay targets must be public addresses.', code: 'target_not_allowed' });
   });
 
   it('bad override headers and methods → 422', async () => {

@@ -101,9 +101,8 @@ export async function checkTarget(url: URL, options: GuardOptions): Promise<Chec
       const kind = classifyAddress(address);
       if (kind !== 'public') {
         const what = literal ? `${address} is a ${kind ?? 'unknown'} address` : `${hostname} resolves to ${address} (${kind ?? 'unknown'})`;
-        throw new DevutilError('target_not_allowed', `${what}; replay targets must be public addresses.`, {
-          extra: { address, address_kind: kind ?? 'unknown' },
-        });
+        // The address and its kind are in the sentence: the error body stays {detail, code} (CONTRACT §0).
+        throw new DevutilError('target_not_allowed', `${what}; replay targets must be public addresses.`);
       }
     }
   }
