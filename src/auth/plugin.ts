@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorCode } from '../errors.js';
+import { clientAddress } from '../http/client-address.js';
 import { mergeErrorResponses } from '../http/schemas.js';
 import { prependHook } from '../http/route-hooks.js';
 import { andThen, isPromise, type MaybePromise } from '../maybe-promise.js';
@@ -74,7 +75,7 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) =>
         settle(
           () =>
-            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => request.ip }, routeArea, free), (pass) => {
+            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free), (pass) => {
               request.principal = pass.principal;
               request.charge = pass.charge;
               if (pass.headers) reply.headers(pass.headers);

@@ -282,4 +282,23 @@ describe('catch: headers and source address over a real socket', () => {
       }
     }
   });
+
+  it('under TRUST_PROXY a first hop with a port loses it, and one that is not an IP address falls back to the socket address', async () => {
+    const t = await buildTestApp({ env: { AREAS: 'webhook', TRUST_PROXY: 'true' } });
+    try {
+      const binId = await createBin(t);
+      const base = await listenOnLoopback(t.app);
+      const cases: [string, string][] = [
+        ['203.0.113.9:5678', '203.0.113.9'], ['[2001:db8::7]:443', '2001:db8::7'], ['2001:db8::7', '2001:db8::7'],
+        ['garbage<script>', '127.0.0.1'], ['unknown, 203.0.113.9', '127.0.0.1'],
+      ];
+      for (const [forwarded, expected] of cases) {
+        const res = await fetch(`${base}/v1/catch/${binId}`, { method: 'POST', headers: { 'x-forwarded-for': forwarded }, body: 'x' });
+        const r = await detail(t, binId, (await jsonOf(res)).request_id);
+        assert.equal(r.source_ip, expected, forwarded);
+      }
+    } finally {
+      await t.close();
+    }
+  });
 });

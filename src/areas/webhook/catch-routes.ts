@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { clientAddress } from '../../http/client-address.js';
 import { paramRoute } from '../../http/fast-path.js';
 import { sendRawError, sendRawJsonText } from '../../http/raw-response.js';
 import { readBody } from '../../http/request-body.js';
@@ -34,7 +35,8 @@ const captureResponse = {
 const DESCRIPTION = `No key needed: the bin id is the capability. Every method is captured (HEAD, OPTIONS and extension
 methods such as PURGE or PROPFIND included), at the base path and any sub-path. Stored: method, full path, raw query
 string, headers (lower-cased names, repeated ones joined with ", "), the body's exact bytes whatever its content type
-(a body sent with GET is kept too), and the source IP (the first X-Forwarded-For hop only when TRUST_PROXY is set).
+(a body sent with GET is kept too), and the source IP (the first X-Forwarded-For hop only when TRUST_PROXY is set, without
+a port a proxy may append; a hop that is not an IP address gives the socket address).
 The 200 is sent only once the capture is durably stored. Bodies above MAX_BODY_BYTES (default 1 MiB) get 413 and
 nothing is stored. A bin keeps its newest BIN_MAX_REQUESTS (default 1000) requests. Responses carry
 Access-Control-Allow-Origin: *, X-Content-Type-Options: nosniff and Content-Security-Policy: sandbox; a CORS preflight
@@ -146,7 +148,7 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
     reply.hijack();
     const { bin_id: binId } = request.params as { bin_id: string };
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
-    respond({ req: request.raw, res: reply.raw, binId, requestId: request.id, log: request.log, sourceIp: request.ip ?? '', body });
+    respond({ req: request.raw, res: reply.raw, binId, requestId: request.id, log: request.log, sourceIp: clientAddress(request), body });
   }
 
   const schema = {
