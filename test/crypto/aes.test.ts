@@ -57,7 +57,7 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     d.setAAD(Buffer.from('user:42'));
     d.setAuthTag(Buffer.from(body.tag, 'base64'));
     assert.equal(Buffer.concat([d.update(Buffer.from(body.ciphertext, 'base64')), d.final()]).toString(), 'attack at dawn');
-    const back = await post('/v1/auth/decrypt', { ...body, algorithm: undefined, key, aad: 'user:42' });
+    const back = await post('/v1/auth/decrypt', { ...body, key, aad: 'user:42' });
     assert.deepEqual(back.json(), { plaintext: 'attack at dawn', plaintext_encoding: 'utf8' });
   });
 
@@ -121,6 +121,82 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     assert.deepEqual(b64.json(), { plaintext: '/wD+', plaintext_encoding: 'base64' });
   });
 
+  describe('the encrypt response sent back to decrypt as it is (algorithm and kdf included)', () => {
+    it('with a key', async () => {
+      const sealed = (await post('/v1/auth/encrypt', { plaintext: 'round trip', key, aad: 'ctx' })).json();
+      assert.equal(sealed.algorithm, 'aes-256-gcm');
+      const res = await post('/v1/auth/decrypt', { ...sealed, key, aad: 'ctx' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { plaintext: 'round trip', plaintext_encoding: 'utf8' });
+    });
+
+    it('with a passphrase (salt, kdf and kdf_params as returned)', async () => {
+      const sealed = (await post('/v1/auth/encrypt', { plaintext: 'round trip', passphrase: 'pw', kdf_params: { log_n: 10, r: 8, p: 1 } })).json();
+      assert.deepEqual([sealed.algorithm, sealed.kdf], ['aes-256-gcm', 'scrypt']);
+      const res = await post('/v1/auth/decrypt', { ...sealed, passphrase: 'pw' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { plaintext: 'round trip', plaintext_encoding: 'utf8' });
+    });
+
+    it('with a generated key (the response already holds the key)', async () => {
+      const sealed = (await post('/v1/auth/encrypt', { plaintext: 'round trip' })).json();
+      assert.deepEqual(Object.keys(sealed).sort(), ['algorithm', 'ciphertext', 'iv', 'key', 'tag']);
+      const res = await post('/v1/auth/decrypt', sealed);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json(), { plaintext: 'round trip', plaintext_encoding: 'utf8' });
+    });
+
+    for (const [name, change, path] of [
+      ['algorithm other than aes-256-gcm', { algorithm: 'aes-128-gcm' }, 'algorithm'],
+      ['kdf other than scrypt', { kdf: 'pbkdf2' }, 'kdf'],
+    ] as const) {
+      it(`${name} → 422 on ${path}`, async () => {
+        const sealed = (await post('/v1/auth/encrypt', { plaintext: 'x', passphrase: 'pw', kdf_params: { log_n: 10, r: 8, p: 1 } })).json();
+        const res = await post('/v1/auth/decrypt', { ...sealed, passphrase: 'pw', ...change });
+        assert.equal(res.statusCode, 422);
+        assert.equal(res.json().code, 'validation_error');
+        assert.equal(res.json().errors[0].path, path);
+      });
+    }
+
+    it('kdf with a key (no passphrase) → 422 on kdf', async () => {
+      const sealed = (await post('/v1/auth/encrypt', { plaintext: 'x', key })).json();
+      const res = await post('/v1/auth/decrypt', { ...sealed, key, kdf: 'scrypt' });
+      assert.equal(res.statusCode, 422);
+      assert.deepEqual(res.json().errors, [{ path: 'kdf', message: 'applies only with a passphrase' }]);
+    });
+  });
+
+  describe('a 64-hex-digit key without key_encoding is read as hex', () => {
+    const raw = randomBytes(32);
+    for (const [name, hexKey] of [['lowercase', raw.toString('hex')], ['uppercase', raw.toString('hex').toUpperCase()]] as const) {
+      it(`${name}: encrypt and decrypt both take it; an independent node:crypto decrypt agrees`, async () => {
+        const sealed = (await post('/v1/auth/encrypt', { plaintext: 'hex key', key: hexKey })).json();
+        const d = createDecipheriv('aes-256-gcm', raw, Buffer.from(sealed.iv, 'base64'));
+        d.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+        assert.equal(Buffer.concat([d.update(Buffer.from(sealed.ciphertext, 'base64')), d.final()]).toString(), 'hex key');
+        const back = await post('/v1/auth/decrypt', { ...sealed, key: hexKey });
+        assert.deepEqual(back.json(), { plaintext: 'hex key', plaintext_encoding: 'utf8' });
+        const asBase64 = await post('/v1/auth/decrypt', { ...sealed, key: raw.toString('base64') });
+        assert.deepEqual(asBase64.json(), { plaintext: 'hex key', plaintext_encoding: 'utf8' });
+      });
+    }
+
+    it('key_encoding base64 still reads 64 hex digits as base64 (48 bytes → 422)', async () => {
+      const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: raw.toString('hex'), key_encoding: 'base64' });
+      assert.equal(res.statusCode, 422);
+      assert.deepEqual(res.json().errors, [{ path: 'key', message: 'must be 32 bytes (AES-256), got 48' }]);
+    });
+
+    it('63 or 65 hex digits are not hex keys: read as base64 and refused', async () => {
+      for (const k of [raw.toString('hex').slice(1), `${raw.toString('hex')}0`]) {
+        const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: k });
+        assert.equal(res.statusCode, 422);
+        assert.equal(res.json().errors[0].path, 'key');
+      }
+    });
+  });
+
   describe('tampering → 422 decryption_failed', () => {
     let sealed: { ciphertext: string; iv: string; tag: string };
     before(async () => {
@@ -158,6 +234,7 @@ describe('AES-256-GCM encrypt/decrypt', () => {
       ['scrypt log_n beyond the bound', '/v1/auth/encrypt', { plaintext: 'x', passphrase: 'p', kdf_params: { log_n: 30, r: 8, p: 1 } }, 'kdf_params.log_n'],
       ['kdf_params without a passphrase', '/v1/auth/encrypt', { plaintext: 'x', kdf_params: { log_n: 15, r: 8, p: 1 } }, 'kdf_params'],
       ['salt with a key', '/v1/auth/decrypt', { ...sealedish, key, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' }, 'salt'],
+      ['kdf without key or passphrase', '/v1/auth/decrypt', { ...sealedish, kdf: 'scrypt' }, 'kdf'],
       ['plaintext missing', '/v1/auth/encrypt', {}, 'plaintext'],
       ['unknown field', '/v1/auth/encrypt', { plaintext: 'x', mode: 'cbc' }, 'mode'],
     ] as const) {

@@ -24,6 +24,8 @@ describe('encodings and digests never answer 5xx on arbitrary input', () => {
     ['encode html decode', (data) => ['/v1/auth/encode', { data, format: 'html', action: 'decode' }]],
     ['encode hex decode', (data) => ['/v1/auth/encode', { data, format: 'hex', action: 'decode' }]],
     ['encode url encode', (data) => ['/v1/auth/encode', { data, format: 'url', action: 'encode' }]],
+    ['encode url decode of base64url data', (data) => ['/v1/auth/encode', { data, data_encoding: 'base64url', format: 'url', action: 'decode' }]],
+    ['encode html encode of base64url data', (data) => ['/v1/auth/encode', { data, data_encoding: 'base64url', format: 'html' }]],
     ['totp-verify secret', (data) => ['/v1/auth/totp-verify', { secret: data || 'A', code: '123456' }]],
     ['hmac-verify base64 signature', (data) => ['/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: data, encoding: 'base64' }]],
     ['decrypt base64 fields', (data) => ['/v1/auth/decrypt', { ciphertext: data, iv: data, tag: data, key: data }]],
@@ -41,6 +43,21 @@ describe('encodings and digests never answer 5xx on arbitrary input', () => {
       );
     });
   }
+
+  it('url encode matches encodeURIComponent and decode inverts it, for arbitrary text and bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.uint8Array({ maxLength: 40 }), async (data, raw) => {
+        const enc = (await post('/v1/auth/encode', { data, format: 'url' })).json().result;
+        assert.equal(enc, encodeURIComponent(data));
+        assert.equal((await post('/v1/auth/encode', { data: enc, format: 'url', action: 'decode' })).json().result, data);
+        const bytes = Buffer.from(raw);
+        const binary = (await post('/v1/auth/encode', { data: bytes.toString('hex'), data_encoding: 'hex', format: 'url' })).json().result;
+        const back = (await post('/v1/auth/encode', { data: binary, format: 'url', action: 'decode' })).json();
+        assert.deepEqual(back.result_encoding === 'hex' ? Buffer.from(back.result, 'hex') : Buffer.from(back.result, 'utf8'), bytes);
+      }),
+      { numRuns: 100 },
+    );
+  });
 
   it('ascii85 and base64 round-trip arbitrary UTF-8 text', async () => {
     await fc.assert(

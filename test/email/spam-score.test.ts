@@ -55,6 +55,8 @@ describe('POST /v1/email/form-spam-score', () => {
   describe('each rule fires alone with its weight', () => {
     const cases: Array<[string, number, object, RegExp]> = [
       ['honeypot', 60, { honeypot: 'filled' }, /honeypot/],
+      ['honeypot', 60, { honeypot: '   ' }, /honeypot/],
+      ['honeypot', 60, { honeypot: '\n' }, /honeypot/],
       ['submitted_too_fast', 30, { time_to_submit_ms: 1200 }, /1200 ms/],
       ['link_density', 25, { message: 'Hello there, please look at https://a.example/1 and https://b.example/2 and www.c.example today, thank you very much for reading all of it' }, /3 link/],
       ['link_density', 25, { message: 'Look: https://a.example/page' }, /1 link\(s\) in 2 word/],

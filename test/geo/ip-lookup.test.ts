@@ -49,6 +49,15 @@ describe('geo IP lookup', () => {
     assert.equal(res.json().country_code, 'GB');
   });
 
+  for (const query of ['?ip=', '?ip']) {
+    it(`an empty ip (${query}) is the caller's address, as an absent one`, async () => {
+      const res = await lookup(query, '81.2.69.142');
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().ip, '81.2.69.142');
+      assert.equal(res.json().country_code, 'GB');
+    });
+  }
+
   it('without ip a loopback caller is reserved', async () => {
     const res = await lookup('');
     assert.equal(res.statusCode, 200);
@@ -59,7 +68,6 @@ describe('geo IP lookup', () => {
   const BAD: [string, string, string][] = [
     ['999.1.1.1', 'ip', 'must be an IPv4 or IPv6 address'],
     ['::g', 'ip', 'must be an IPv4 or IPv6 address'],
-    ['', 'ip', 'must not be empty'],
     ['fe80::1%eth0', 'ip', 'must be an IPv4 or IPv6 address'],
     ['example.com', 'ip', 'must be an IPv4 or IPv6 address'],
     [' 8.8.8.8', 'ip', 'must be an IPv4 or IPv6 address'],

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, type KeySource, type ScryptParams } from './aes-gcm.js';
-import { decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
+import { AES_ALGORITHM, PASSPHRASE_KDF, decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
 import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 import { postTool } from '../../http/tool-route.js';
 
@@ -11,12 +11,30 @@ function readScryptParams(wire: WireScrypt | undefined): ScryptParams {
   return wire ? { logN: wire.log_n, r: wire.r, p: wire.p } : DEFAULT_SCRYPT;
 }
 
-function readKeySource(b: { key?: string; key_encoding?: ByteEncoding; passphrase?: string; salt?: string; salt_encoding?: ByteEncoding; kdf_params?: WireScrypt }, allowGenerate: boolean): KeySource {
+/** Exactly 64 hex digits: as base64 that would be 48 bytes, never an AES-256 key, so it can only be hex. */
+const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+
+interface KeyFields {
+  key?: string;
+  key_encoding?: ByteEncoding;
+  passphrase?: string;
+  salt?: string;
+  salt_encoding?: ByteEncoding;
+  kdf?: string;
+  kdf_params?: WireScrypt;
+}
+
+function readKeySource(b: KeyFields, allowGenerate: boolean): KeySource {
   if (b.key !== undefined && b.passphrase !== undefined) throw invalidField('passphrase', 'cannot be combined with key: send one of them');
-  if (b.passphrase === undefined && (b.kdf_params !== undefined || b.salt !== undefined)) {
-    throw invalidField(b.salt !== undefined ? 'salt' : 'kdf_params', 'applies only with a passphrase');
+  if (b.passphrase === undefined) {
+    for (const field of ['salt', 'kdf', 'kdf_params'] as const) {
+      if (b[field] !== undefined) throw invalidField(field, 'applies only with a passphrase');
+    }
   }
-  if (b.key !== undefined) return { kind: 'key', key: decodeBytes(b.key, b.key_encoding ?? 'base64', 'key') };
+  if (b.key !== undefined) {
+    const encoding = b.key_encoding ?? (HEX_KEY.test(b.key) ? 'hex' : 'base64');
+    return { kind: 'key', key: decodeBytes(b.key, encoding, 'key') };
+  }
   if (b.passphrase !== undefined) {
     const salt = b.salt === undefined ? undefined : decodeBytes(b.salt, b.salt_encoding ?? 'base64', 'salt');
     return { kind: 'passphrase', passphrase: b.passphrase, salt, scrypt: readScryptParams(b.kdf_params) };
@@ -32,10 +50,12 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     area: 'auth',
     schema: {
       summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
-      description: 'Key source: `key` (32 bytes; base64 by default, `key_encoding` hex or base64url), or `passphrase` ' +
+      description: 'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
+        'would be 48 bytes and never a valid key, and base64 otherwise; `key_encoding` base64, hex or base64url overrides), or `passphrase` ' +
         '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
         'and must be sent back to decrypt), or neither: a fresh random key is generated and returned as `key` (nothing is stored). ' +
-        'A random 12-byte IV is drawn per call; the tag is 16 bytes; `aad` is authenticated but not encrypted. All outputs are base64.',
+        'A random 12-byte IV is drawn per call; the tag is 16 bytes; `aad` is authenticated but not encrypted. All outputs are base64. ' +
+        'The whole response can be sent to decrypt as it is, with `key` or `passphrase` (and `aad`) added.',
       body: encryptBody,
       response: { 200: encryptResponse },
     },
@@ -44,7 +64,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
     const sealed = await encryptAesGcm(plaintext, readKeySource(b, true), aad);
     const out: Record<string, unknown> = {
-      algorithm: 'aes-256-gcm',
+      algorithm: AES_ALGORITHM,
       ciphertext: sealed.ciphertext.toString('base64'),
       iv: sealed.iv.toString('base64'),
       tag: sealed.tag.toString('base64'),
@@ -52,7 +72,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     if (sealed.generatedKey) out.key = sealed.generatedKey.toString('base64');
     if (sealed.salt && sealed.scrypt) {
       out.salt = sealed.salt.toString('base64');
-      out.kdf = 'scrypt';
+      out.kdf = PASSPHRASE_KDF;
       out.kdf_params = { log_n: sealed.scrypt.logN, r: sealed.scrypt.r, p: sealed.scrypt.p };
     }
     return out;
@@ -63,7 +83,10 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
     schema: {
       summary: 'Decrypt AES-256-GCM ciphertext',
       description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
-        'Send `key`, or `passphrase` + `salt` (+ `kdf_params` when not the defaults). Any wrong key, AAD or tampered byte answers 422 ' +
+        'Send `key` (hex when exactly 64 hex digits and no `key_encoding`, else base64, as for encrypt), or `passphrase` + `salt` ' +
+        '(+ `kdf_params` when not the defaults). Encrypt\'s response is accepted as it is: `algorithm` may be sent and must be `aes-256-gcm`, ' +
+        '`kdf` may be sent with a passphrase and must be `scrypt`; any other value, or `kdf`, `salt` or `kdf_params` without a passphrase, is 422. ' +
+        'Any wrong key, AAD or tampered byte answers 422 ' +
         '`decryption_failed` without saying which. `plaintext` is UTF-8 when the bytes are valid UTF-8, else hex; ' +
         '`plaintext_encoding` in the request forces utf8, hex or base64 (utf8 on non-UTF-8 bytes falls back to hex).',
       body: decryptBody,

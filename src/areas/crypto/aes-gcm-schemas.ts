@@ -3,6 +3,11 @@ import { byteEncodingSchema, type ByteEncoding } from './bytes.js';
 /** Byte encodings for fields that are binary by nature (keys, IVs, tags, salts): no utf8. */
 const binaryEncodingSchema = { type: 'string', enum: ['base64', 'hex', 'base64url'] } as const;
 
+/** The one cipher: encrypt returns it as `algorithm`, decrypt accepts it back. */
+export const AES_ALGORITHM = 'aes-256-gcm';
+/** The one passphrase KDF: encrypt returns it as `kdf`, decrypt accepts it back. */
+export const PASSPHRASE_KDF = 'scrypt';
+
 const kdfParams = {
   type: 'object',
   required: ['log_n', 'r', 'p'],
@@ -15,7 +20,11 @@ const kdfParams = {
 } as const;
 
 const keyProps = {
-  key: { type: 'string', maxLength: 1024, description: '32 bytes, base64 unless `key_encoding` says otherwise.' },
+  key: {
+    type: 'string',
+    maxLength: 1024,
+    description: '32 bytes: base64, or hex when it is exactly 64 hex digits, unless `key_encoding` says otherwise.',
+  },
   key_encoding: binaryEncodingSchema,
   passphrase: { type: 'string', minLength: 1, maxLength: 1024 },
   aad: { type: 'string', description: 'Additional authenticated data (UTF-8 unless `aad_encoding`).' },
@@ -36,6 +45,8 @@ export interface EncryptBody {
 }
 
 export interface DecryptBody extends Omit<EncryptBody, 'plaintext' | 'plaintext_encoding'> {
+  algorithm?: typeof AES_ALGORITHM;
+  kdf?: typeof PASSPHRASE_KDF;
   ciphertext: string;
   ciphertext_encoding?: ByteEncoding;
   iv: string;
@@ -67,13 +78,13 @@ export const encryptResponse = {
   type: 'object',
   required: ['algorithm', 'ciphertext', 'iv', 'tag'],
   properties: {
-    algorithm: { type: 'string', enum: ['aes-256-gcm'] },
+    algorithm: { type: 'string', enum: [AES_ALGORITHM] },
     ciphertext: { type: 'string' },
     iv: { type: 'string', description: '12 bytes, base64.' },
     tag: { type: 'string', description: '16 bytes, base64.' },
     key: { type: 'string', description: 'Only when no key or passphrase was sent: the generated key (base64). Keep it.' },
     salt: { type: 'string', description: 'Only with a passphrase (base64).' },
-    kdf: { type: 'string', enum: ['scrypt'] },
+    kdf: { type: 'string', enum: [PASSPHRASE_KDF] },
     kdf_params: kdfParams,
   },
   examples: [{ algorithm: 'aes-256-gcm', ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==' }],
@@ -89,14 +100,19 @@ export const decryptBody = {
     iv_encoding: binaryEncodingSchema,
     tag: { type: 'string', maxLength: 1024 },
     tag_encoding: binaryEncodingSchema,
+    algorithm: { type: 'string', enum: [AES_ALGORITHM], description: 'Optional, as encrypt returns it; only `aes-256-gcm`.' },
     ...keyProps,
     salt: { type: 'string', maxLength: 1024, description: 'The salt returned by encrypt (base64).' },
     salt_encoding: binaryEncodingSchema,
+    kdf: { type: 'string', enum: [PASSPHRASE_KDF], description: 'Optional, as encrypt returns it with a passphrase; only `scrypt`, only with `passphrase`.' },
     kdf_params: kdfParams,
     plaintext_encoding: { type: 'string', enum: ['utf8', 'hex', 'base64'] },
   },
   additionalProperties: false,
-  examples: [{ ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=' }],
+  examples: [
+    { ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=' },
+    { algorithm: 'aes-256-gcm', ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789' },
+  ],
 } as const;
 
 export const decryptResponse = {

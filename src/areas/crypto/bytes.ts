@@ -27,6 +27,24 @@ export function decodeBytes(value: string, encoding: ByteEncoding | undefined, f
   return Buffer.from(value, enc);
 }
 
+/** Fails on bytes that are not UTF-8; a leading BOM is kept as U+FEFF (by default it would be dropped, losing 3 bytes). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Read bytes as UTF-8 text; bytes that are not UTF-8 are a 422 naming the field and `why`
+ * (what the text is needed for).
+ *
+ * @example
+ *   readUtf8Text(Buffer.from('6869', 'hex'), 'data', 'to be decoded') // 'hi'
+ */
+export function readUtf8Text(bytes: Buffer, field: string, why: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw invalidField(field, `is not valid UTF-8 text once read in its encoding: it must be text ${why}`);
+  }
+}
+
 /**
  * Bytes for a JSON response: UTF-8 text when the bytes are valid UTF-8, else hex.
  *
@@ -35,7 +53,7 @@ export function decodeBytes(value: string, encoding: ByteEncoding | undefined, f
  */
 export function encodeBytesOutput(bytes: Buffer): { text: string; encoding: 'utf8' | 'hex' } {
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf8' };
+    return { text: STRICT_UTF8.decode(bytes), encoding: 'utf8' };
   } catch {
     return { text: bytes.toString('hex'), encoding: 'hex' };
   }

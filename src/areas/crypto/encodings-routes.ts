@@ -9,7 +9,7 @@ const formatNotes = Object.entries(TEXT_FORMATS).map(([name, row]) => `\`${name}
 
 interface Base64EncodeBody { data: string; data_encoding?: ByteEncoding; url_safe: boolean; padding: boolean }
 interface Base64DecodeBody { data: string }
-interface EncodeBody { data: string; format: TextFormat; action: 'encode' | 'decode' }
+interface EncodeBody { data: string; data_encoding?: ByteEncoding; format: TextFormat; action: 'encode' | 'decode' }
 
 /** `POST /v1/auth/base64-encode`, `/v1/auth/base64-decode`, `/v1/auth/encode`. */
 export default async function encodingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -66,18 +66,26 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
     area: 'auth',
     schema: {
       summary: 'Encode or decode URL, HTML entities, hex and ascii85',
-      description: `Formats: ${formatNotes}. Encoding takes the UTF-8 bytes of \`data\`. Decoding invalid input (bad %-sequence, ` +
-        'odd-length or non-hex digits, invalid ascii85) is 422; decoded bytes that are not valid UTF-8 come back as hex (`result_encoding`).',
+      description: `Formats: ${formatNotes}. \`data\` is UTF-8 text unless \`data_encoding\` says hex, base64 or base64url. ` +
+        'Encoding takes the bytes of `data` so read (binary data can be url-, hex- and ascii85-encoded; html needs them to be UTF-8 text, else 422). ' +
+        'Decoding takes the encoded text: with `data_encoding` it is the text that `data` carries in that encoding, which must be UTF-8 (else 422). ' +
+        'Decoding invalid input (a % not followed by two hex digits, odd-length or non-hex digits, invalid ascii85) is 422; decoded bytes that ' +
+        'are not valid UTF-8 (e.g. url `caf%E9`, hex `ff00`) come back as hex with `result_encoding: "hex"`, as in base64-decode.',
       body: {
         type: 'object',
         required: ['data', 'format'],
         properties: {
           data: { type: 'string' },
+          data_encoding: byteEncodingSchema,
           format: { type: 'string', enum: Object.keys(TEXT_FORMATS) },
           action: { type: 'string', enum: ['encode', 'decode'], default: 'encode' },
         },
         additionalProperties: false,
-        examples: [{ data: 'a b&c', format: 'url', action: 'encode' }, { data: '<~87cURD]i,"Ebo80~>', format: 'ascii85', action: 'decode' }],
+        examples: [
+          { data: 'a b&c', format: 'url', action: 'encode' },
+          { data: '<~87cURD]i,"Ebo80~>', format: 'ascii85', action: 'decode' },
+          { data: 'ff00', data_encoding: 'hex', format: 'url', action: 'encode' },
+        ],
       },
       response: {
         200: {
@@ -89,7 +97,7 @@ export default async function encodingsRoutes(app: FastifyInstance, ctx: AppCont
       },
     },
   }, (b: EncodeBody) => {
-    const { text, encoding } = encodeBytesOutput(transcode(b.data, b.format, b.action));
+    const { text, encoding } = encodeBytesOutput(transcode(decodeBytes(b.data, b.data_encoding, 'data'), b.format, b.action));
     return { result: text, format: b.format, action: b.action, result_encoding: encoding };
   });
 }

@@ -1,6 +1,8 @@
 import { invalidField } from '../../errors.js';
 import { decodeAscii85, encodeAscii85 } from './ascii85.js';
+import { readUtf8Text } from './bytes.js';
 import { decodeHtmlEntities, encodeHtmlEntities } from './encodings-html.js';
+import { decodePercent, encodePercent } from './encodings-url.js';
 
 /**
  * Base64 (RFC 4648 §4) or Base64URL (§5), with or without `=` padding.
@@ -44,31 +46,33 @@ export function decodeHex(text: string, field: string): Buffer {
   return Buffer.from(compact, 'hex');
 }
 
-function decodeUrl(text: string, field: string): Buffer {
-  try {
-    return Buffer.from(decodeURIComponent(text), 'utf8');
-  } catch {
-    throw invalidField(field, 'is not valid percent-encoding (a % must start a UTF-8 %XX sequence)');
-  }
-}
-
-/** Text formats of `POST /v1/auth/encode`: encode takes the UTF-8 bytes of the text, decode yields bytes. */
+/** Text formats of `POST /v1/auth/encode`: encode takes bytes, decode takes text and yields bytes. */
 export const TEXT_FORMATS = {
-  url: { encode: (b: Buffer) => encodeURIComponent(b.toString('utf8')), decode: decodeUrl, note: 'encodeURIComponent / decodeURIComponent (RFC 3986; "+" is not a space)' },
-  html: { encode: (b: Buffer) => encodeHtmlEntities(b.toString('utf8')), decode: (t: string) => Buffer.from(decodeHtmlEntities(t), 'utf8'), note: 'escapes & < > " \'; decodes numeric and common named entities' },
+  url: {
+    encode: encodePercent,
+    decode: decodePercent,
+    note: 'percent-encoding as encodeURIComponent (RFC 3986 unreserved characters and !*\'() kept, every other byte %XX), byte by byte; ' +
+      'decoding turns each %XX into its byte, even when the bytes are not UTF-8, and "+" is not a space',
+  },
+  html: {
+    encode: (b: Buffer, field: string) => encodeHtmlEntities(readUtf8Text(b, field, 'to be HTML-escaped')),
+    decode: (t: string) => Buffer.from(decodeHtmlEntities(t), 'utf8'),
+    note: 'escapes & < > " \'; decodes numeric and common named entities; encoding needs UTF-8 text',
+  },
   hex: { encode: (b: Buffer) => b.toString('hex'), decode: decodeHex, note: 'lowercase; decoding ignores whitespace, refuses odd length' },
   ascii85: { encode: encodeAscii85, decode: decodeAscii85, note: 'Adobe variant with z; output without <~ ~>, input with or without' },
 } as const;
 export type TextFormat = keyof typeof TEXT_FORMATS;
 
 /**
- * Encode text to a format, or decode a format to bytes.
+ * Encode bytes to a format, or decode a format to bytes. For decoding, `input` holds the encoded
+ * text (as the caller sent it, e.g. read from hex), which must be UTF-8.
  *
  * @example
- *   transcode('a b&c', 'url', 'encode') // Buffer 'a%20b%26c'
+ *   transcode(Buffer.from('a b&c'), 'url', 'encode') // Buffer 'a%20b%26c'
  */
-export function transcode(data: string, format: TextFormat, action: 'encode' | 'decode', field = 'data'): Buffer {
+export function transcode(input: Buffer, format: TextFormat, action: 'encode' | 'decode', field = 'data'): Buffer {
   const row = TEXT_FORMATS[format];
-  if (action === 'encode') return Buffer.from(row.encode(Buffer.from(data, 'utf8')), 'utf8');
-  return row.decode(data, field);
+  if (action === 'encode') return Buffer.from(row.encode(input, field), 'utf8');
+  return row.decode(readUtf8Text(input, field, `in the ${format} format to be decoded`), field);
 }

@@ -16,7 +16,7 @@ const body = {
     subject: { type: 'string', maxLength: 1000 },
     ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'Accepted for your records; no rule uses it (no network lookups).' },
     user_agent: { type: 'string', maxLength: 2000 },
-    honeypot: { type: 'string', maxLength: 10000, description: 'Value of a hidden field; non-empty means a bot filled it.' },
+    honeypot: { type: 'string', maxLength: 10000, description: 'Value of a hidden field; any non-empty value (even only spaces) means a bot filled it.' },
     time_to_submit_ms: { type: 'integer', minimum: 0, maximum: 2592000000, description: 'Time between showing the form and submitting it.' },
     threshold: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
   },
@@ -59,7 +59,9 @@ export default async function emailRoutes(app: FastifyInstance, ctx: AppContext)
     schema: {
       summary: 'Score a form submission for spam likelihood',
       description: 'Deterministic rules (no network, no randomness); the weights of the rules that fire are added, the score is capped at 100 ' +
-        `and \`is_spam\` is \`score >= threshold\` (default 50). Each fired rule is a reason \`{rule, weight, detail}\`, in this order. Rules: ${ruleList}.`,
+        `and \`is_spam\` is \`score >= threshold\` (default 50). Each fired rule is a reason \`{rule, weight, detail}\`, in this order. ` +
+        'The honeypot counts whenever it is not the empty string: a whitespace-only value (" ") is filled in, as the contract says "non-empty = bot". ' +
+        `Rules: ${ruleList}.`,
       body,
       response: { 200: response },
     },

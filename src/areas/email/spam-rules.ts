@@ -46,8 +46,8 @@ function findDisposableDomain(domain: string): string | undefined {
 
 /** The rules, in the order reasons are reported. Weights add up; the score is capped at 100. */
 export const SPAM_RULES: readonly SpamRule[] = [
-  { rule: 'honeypot', weight: 60, description: 'the hidden honeypot field is not empty (only bots fill it)',
-    check: (f) => (f.honeypot && f.honeypot.trim() !== '' ? { detail: 'the honeypot field was filled in' } : null) },
+  { rule: 'honeypot', weight: 60, description: 'the hidden honeypot field is not empty, whitespace included (only bots fill it)',
+    check: (f) => (f.honeypot !== undefined && f.honeypot !== '' ? { detail: 'the honeypot field was filled in' } : null) },
   { rule: 'submitted_too_fast', weight: 30, description: 'time_to_submit_ms under 3000 (people need longer to fill a form)',
     check: (f) => (f.timeToSubmitMs !== undefined && f.timeToSubmitMs < 3000 ? { detail: `submitted ${f.timeToSubmitMs} ms after the form was shown (under 3000 ms)` } : null) },
   { rule: 'link_density', weight: 25, description: '3 or more links in the message, or links are more than 20% of its words',

@@ -1,3 +1,4 @@
+import { clientAddress } from '../../http/client-address.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { lookupGeoIp, type GeoResult } from './ip-lookup.js';
@@ -5,7 +6,8 @@ import { andThen } from '../../maybe-promise.js';
 
 const DESCRIPTION = [
   'Country, region, city and coordinates of an IP address (IPv4 or IPv6), from the DB-IP City Lite database shipped with the service (no network access).',
-  'Without `ip`, the caller\'s own address is looked up (behind a proxy only when `TRUST_PROXY` is set). IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is looked up as IPv4.',
+  'Without `ip`, or with an empty one (`?ip=`, as an empty form field sends it), the caller\'s own address is looked up (behind a proxy only when `TRUST_PROXY` is set).',
+  'IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is looked up as IPv4.',
   'Private and reserved ranges (loopback, RFC 1918, CGNAT, link-local, multicast, documentation, unique local fc00::/7, fe80::/10, ...) answer `reserved: true` with every other field null;',
   'a public address the database does not know answers `reserved: false` with nulls. `country` is the English name of `country_code`; coordinates are rounded to 4 decimals and approximate (city level).',
   '',
@@ -33,7 +35,7 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
       description: DESCRIPTION,
       querystring: {
         type: 'object',
-        properties: { ip: { type: 'string', maxLength: 64, description: 'IPv4 or IPv6 address; omit for the caller\'s address.', examples: ['8.8.8.8'] } },
+        properties: { ip: { type: 'string', maxLength: 64, description: 'IPv4 or IPv6 address; omit or leave empty for the caller\'s address.', examples: ['8.8.8.8'] } },
         additionalProperties: false,
         examples: [{ ip: '8.8.8.8' }],
       },
@@ -55,5 +57,8 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
         },
       },
     },
-  }, (request) => andThen(lookupGeoIp(request.query.ip ?? request.ip), toWire));
+  }, (request) => {
+    // `||`, not `??`: an empty `ip` (`?ip=`) means the caller's address, as an absent one does.
+    return andThen(lookupGeoIp(request.query.ip || clientAddress(request)), toWire);
+  });
 }
