@@ -195,6 +195,26 @@ describe('mock serving over a real socket', () => {
       assert.equal(answer.body, '');
     }
   });
+
+  it('205 Reset Content goes out with Content-Length: 0 and no body bytes, and the connection stays usable', async () => {
+    const id = await createMock({ status_code: 205, body: 'should not appear' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const answer = await new Promise<{ status: number; length: string | undefined; body: string }>((resolve, reject) => {
+          http.get(`${base}/v1/mock/${id}`, { agent }, (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], body }));
+          }).on('error', reject);
+        });
+        assert.deepEqual(answer, { status: 205, length: '0', body: '' });
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
 });
 
 describe('mock serving at shutdown', () => {

@@ -10,6 +10,8 @@ import { servedBody } from './mock-wire.js';
 /** Sent on every serving response, errors included; a mock's own headers cannot replace them. */
 export const FIXED_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' };
 const BODYLESS_STATUSES = new Set([204, 304]);
+/** 205 Reset Content: no content (RFC 9110 §15.3.6), announced as `Content-Length: 0`. */
+const EMPTY_CONTENT_STATUS = 205;
 
 /** Interim (1xx) responses Node can send safely before the final one, by configured status. */
 const INTERIM_WRITERS: Record<number, (res: ServerResponse, mock: MockRecord) => void> = {
@@ -120,7 +122,8 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * so a head with a byte above 0x7F (headers may carry Latin-1 text, which Node writes as single
  * bytes) keeps the Buffer body; request ids, filled in per hit, are ASCII.
  */
-function encodeWire(mock: MockRecord, text: string): MockWire {
+function encodeWire(mock: MockRecord, configured: string): MockWire {
+  const text = mock.statusCode === EMPTY_CONTENT_STATUS ? '' : configured;
   const bytes = Buffer.from(text, 'utf8');
   const bodyless = BODYLESS_STATUSES.has(mock.statusCode);
   const headers = headerList(mock, bytes.length, bodyless);

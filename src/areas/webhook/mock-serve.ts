@@ -15,7 +15,7 @@ others get 405 with \`Allow\`; a GET mock also answers HEAD) at the base path an
 The response has the configured status, headers, content type (\`content_type\` wins over a \`content-type\` header) and
 body (\`body\`, else \`response_body\` JSON-encoded), plus \`X-Mock-Id\`, \`Access-Control-Allow-Origin: *\` (a custom
 header may replace it) and, always, \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: sandbox\`.
-HEAD, 204 and 304 carry no body.
+HEAD, 204 and 304 carry no body; 205 (Reset Content) answers with \`Content-Length: 0\` and no body, as RFC 9110 requires.
 
 Informational \`status_code\` 100-199: a 1xx cannot be a final answer (a client would wait forever for the real one),
 so the mock first sends the informational response when it is one Node sends safely to an HTTP/1.1 client
