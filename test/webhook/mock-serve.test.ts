@@ -107,6 +107,19 @@ describe('mock serving (inject)', () => {
     }
   });
 
+  it('a mock with a path gets a url ending with that path (percent-encoded), which answers', async () => {
+    for (const path of ['/orders/1', '/café/ü', '/a%20b']) {
+      const created = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path, body: 'here' } });
+      assert.equal(created.statusCode, 201);
+      const { mock, url } = created.json();
+      assert.equal(url, `http://localhost:80/v1/mock/${mock.mock_id}${encodeURI(path)}`);
+      assert.equal(mock.endpoint_url, `/v1/mock/${mock.mock_id}`);
+      const served = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+      assert.equal(served.statusCode, 200, path);
+      assert.equal(served.body, 'here');
+    }
+  });
+
   it('HEAD, 204 and 304 carry no body', async () => {
     const ok = await createMock({ body: 'payload' });
     const head = await t.app.inject({ method: 'HEAD', url: `/v1/mock/${ok}` });

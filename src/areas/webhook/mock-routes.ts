@@ -37,14 +37,17 @@ export default async function mockRoutes(app: FastifyInstance, ctx: AppContext):
     schema: {
       summary: 'Create a mock endpoint',
       description: 'The mock belongs to the calling key (other keys get 404). `url` is the absolute serving URL, built from ' +
-        '`PUBLIC_BASE_URL` when set, else from the request. `body` and `response_body` are exclusive (both → 422).',
+        '`PUBLIC_BASE_URL` when set, else from the request, and ends with `path` when one is set (the only place such a mock answers; ' +
+        '`mock.endpoint_url` stays the base path). `body` and `response_body` are exclusive (both → 422).',
       body: createMockBody,
       response: { 201: createdMockResponse },
     },
   }, async (request, reply) => {
     const mock = buildMock(request.body, callerId(request), ctx.now());
     await ctx.store.mocks.createMock(mock);
-    return reply.status(201).send({ mock: mockToWire(mock), url: absoluteUrl(ctx, request, mockPath(mock.id)) });
+    // A mock restricted to a path answers only there: its URL includes the path (percent-encoded as a URL needs).
+    const url = absoluteUrl(ctx, request, mockPath(mock.id) + (mock.path === null ? '' : encodeURI(mock.path)));
+    return reply.status(201).send({ mock: mockToWire(mock), url });
   });
 
   app.get<{ Querystring: { limit: number; offset: number } }>('/v1/mocks', {
