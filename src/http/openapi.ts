@@ -32,6 +32,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // Self-hosted over plain http (a LAN host, a container): upgrade-insecure-requests would send the
+    // page's own scripts and styles to https, where nothing listens, and leave the page blank.
+    transformStaticCSP: (header: string) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get('/openapi.json', { config: { area: 'public' }, schema: { hide: true } }, async () => app.swagger());
 }

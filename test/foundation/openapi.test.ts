@@ -57,5 +57,9 @@ describe('OpenAPI document', () => {
     assert.equal(res.statusCode, 200);
     assert.match(res.body, /swagger-ui/i);
     assert.ok(!/https?:\/\/(cdn|unpkg|cdnjs)/.test(res.body), 'no CDN');
+    // Its CSP keeps the page on the scheme it was served with (a self-hosted http host has no https).
+    const csp = String(res.headers['content-security-policy']);
+    assert.match(csp, /default-src 'self'/);
+    assert.doesNotMatch(csp, /upgrade-insecure-requests/);
   });
 });
