@@ -178,3 +178,198 @@ describe('POST /v1/date-format: bad input', () => {
     });
   }
 });
+
+describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zoneinfo known answers)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-03-07T12:00:00Z');
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+  // [zone, %Z %z on 2026-01-15T12:00Z, on 2026-07-15T12:00Z]
+  const zones: [string, string, string][] = [
+    // English CLDR names these zones only GMT+N; tzdata has letters.
+    ['Asia/Tokyo', 'JST +0900', 'JST +0900'],
+    ['Asia/Shanghai', 'CST +0800', 'CST +0800'],
+    ['Asia/Seoul', 'KST +0900', 'KST +0900'],
+    ['Europe/Moscow', 'MSK +0300', 'MSK +0300'],
+    ['Asia/Jerusalem', 'IST +0200', 'IDT +0300'],
+    ['Asia/Karachi', 'PKT +0500', 'PKT +0500'],
+    ['Asia/Manila', 'PST +0800', 'PST +0800'],
+    ['Asia/Hong_Kong', 'HKT +0800', 'HKT +0800'],
+    ['Asia/Jakarta', 'WIB +0700', 'WIB +0700'],
+    ['America/Havana', 'CST -0500', 'CDT -0400'],
+    // CLDR has letters that tzdata does not use (GST, SGT, LHDT, HAST).
+    ['Asia/Dubai', '+04 +0400', '+04 +0400'],
+    ['Asia/Singapore', '+08 +0800', '+08 +0800'],
+    ['Australia/Lord_Howe', '+11 +1100', '+1030 +1030'],
+    ['America/Adak', 'HST -1000', 'HDT -0900'],
+    // Unchanged: CLDR and tzdata agree.
+    ['America/New_York', 'EST -0500', 'EDT -0400'],
+    ['Europe/Berlin', 'CET +0100', 'CEST +0200'],
+    ['Europe/London', 'GMT +0000', 'BST +0100'],
+    ['Australia/Sydney', 'AEDT +1100', 'AEST +1000'],
+    ['Asia/Kolkata', 'IST +0530', 'IST +0530'],
+    ['Africa/Johannesburg', 'SAST +0200', 'SAST +0200'],
+    ['UTC', 'UTC +0000', 'UTC +0000'],
+    // Zone names are case-insensitive, and the tz database's old names (links) work the same.
+    ['asia/tokyo', 'JST +0900', 'JST +0900'],
+    ['Japan', 'JST +0900', 'JST +0900'],
+    ['Israel', 'IST +0200', 'IDT +0300'],
+  ];
+  for (const [zone, winter, summer] of zones) {
+    it(`${zone}: ${winter} in January, ${summer} in July`, async () => {
+      const january = await format({ date: '2026-01-15T12:00:00Z', to_timezone: zone, output_format: '%Z %z' });
+      const july = await format({ date: '2026-07-15T12:00:00Z', to_timezone: zone, output_format: '%Z %z' });
+      assert.equal(january.statusCode, 200, january.body);
+      assert.deepEqual([january.json().formatted, july.json().formatted], [winter, summer]);
+    });
+  }
+
+  it('Jerusalem switches from IST to IDT at 02:00 on 27 March 2026 and back at 02:00 on 25 October', async () => {
+    const answers: string[] = [];
+    for (const date of ['2026-03-26T23:59:59Z', '2026-03-27T00:00:00Z', '2026-10-24T22:59:59Z', '2026-10-24T23:00:00Z']) {
+      const res = await format({ date, to_timezone: 'Asia/Jerusalem', output_format: '%Y-%m-%d %H:%M:%S %Z' });
+      assert.equal(res.statusCode, 200, res.body);
+      answers.push(res.json().formatted);
+    }
+    assert.deepEqual(answers, ['2026-03-27 01:59:59 IST', '2026-03-27 03:00:00 IDT', '2026-10-25 01:59:59 IDT', '2026-10-25 01:00:00 IST']);
+  });
+
+  it('a naive Tokyo time is read and printed as JST', async () => {
+    const res = await format({ date: '2026-03-08 09:30', from_timezone: 'Asia/Tokyo', output_format: '%d %b %Y %H:%M %Z' });
+    assert.deepEqual(res.json(), { formatted: '08 Mar 2026 09:30 JST', iso8601: '2026-03-08T09:30:00+09:00', timestamp: 1772929800, timezone: 'Asia/Tokyo' });
+  });
+
+  it('%z keeps the seconds of local mean time (Tokyo before 1888: +091859), as Python does', async () => {
+    const res = await format({ date: '0001-01-01T00:00:00', from_timezone: 'Asia/Tokyo', output_format: '%z' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.json().formatted, '+091859');
+  });
+});
+
+describe('POST /v1/date-format: Unix timestamps as strings of any length', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-03-07T12:00:00Z');
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+  // [date, extra fields, iso8601, timestamp]
+  const cases: [string, Record<string, unknown>, string, number][] = [
+    ['0', {}, '1970-01-01T00:00:00+00:00', 0],
+    ['86400', {}, '1970-01-02T00:00:00+00:00', 86400],
+    ['999999999', {}, '2001-09-09T01:46:39+00:00', 999999999],
+    ['-86400', {}, '1969-12-31T00:00:00+00:00', -86400],
+    ['+86400', {}, '1970-01-02T00:00:00+00:00', 86400],
+    ['-1.5', {}, '1969-12-31T23:59:58.500+00:00', -2],
+    ['12345678901', {}, '2361-03-21T19:15:01+00:00', 12345678901],
+    // A timestamp is an instant: from_timezone does not move it, it only picks the zone shown.
+    ['0', { from_timezone: 'Asia/Tokyo' }, '1970-01-01T09:00:00+09:00', 0],
+    // 13 digits before the fraction are milliseconds.
+    ['1772953200123.456', {}, '2026-03-08T07:00:00.123+00:00', 1772953200],
+    // 4 and 8 digits stay ISO 8601 dates: a year and a basic calendar date.
+    ['2024', {}, '2024-01-01T00:00:00+00:00', 1704067200],
+    ['20240315', { from_timezone: 'Asia/Tokyo' }, '2024-03-15T00:00:00+09:00', 1710428400],
+  ];
+  for (const [date, extra, iso8601, timestamp] of cases) {
+    it(`"${date}" ${JSON.stringify(extra)} → ${iso8601}`, async () => {
+      const res = await format({ date, ...extra });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().iso8601, iso8601);
+      assert.equal(res.json().timestamp, timestamp);
+    });
+  }
+
+  it('the string and the number give the same instant', async () => {
+    for (const n of [0, 86400, -86400, 999999999]) {
+      const asString = await format({ date: String(n), output_format: '%s' });
+      const asNumber = await format({ date: n, output_format: '%s' });
+      assert.deepEqual(asString.json(), asNumber.json());
+    }
+  });
+
+  it('keeps microseconds of sub-millisecond digits', async () => {
+    const res = await format({ date: '1772953200123.456', output_format: '%H:%M:%S.%f' });
+    assert.equal(res.json().formatted, '07:00:00.123456');
+  });
+
+  for (const [name, date] of [['an impossible basic date', '20241315'], ['a 14-digit timestamp beyond the representable range', '12345678901234'], ['a signed fraction without digits', '-.5']]) {
+    it(`422 for ${name} ("${date}")`, async () => {
+      const res = await format({ date });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['date']);
+    });
+  }
+});
+
+describe('POST /v1/date-format: a date without a time of day is midnight in from_timezone', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-03-07T12:00:00Z'); // Saturday; 07:00 EST in New York, 21:00 JST in Tokyo
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+  // [date, from_timezone, iso8601, timestamp]
+  const midnights: [string, string, string, number][] = [
+    ['15 March 2024', 'America/New_York', '2024-03-15T00:00:00-04:00', 1710475200],
+    ['March 15, 2024', 'Asia/Tokyo', '2024-03-15T00:00:00+09:00', 1710428400],
+    ['03/15/2024', 'America/New_York', '2024-03-15T00:00:00-04:00', 1710475200],
+    ['next monday', 'Asia/Tokyo', '2026-03-09T00:00:00+09:00', 1772982000],
+    ['last friday', 'America/New_York', '2026-03-06T00:00:00-05:00', 1772773200],
+    ['Sun, 08 Mar 2026', 'Asia/Tokyo', '2026-03-08T00:00:00+09:00', 1772895600],
+    // Havana skips 00:00-01:00 on 8 March 2026: the day starts at 01:00 CDT.
+    ['March 8, 2026', 'America/Havana', '2026-03-08T01:00:00-04:00', 1772946000],
+    // The same answer as ISO 8601 without a time.
+    ['2024-03-15', 'America/New_York', '2024-03-15T00:00:00-04:00', 1710475200],
+  ];
+  for (const [date, zone, iso8601, timestamp] of midnights) {
+    it(`"${date}" in ${zone} → ${iso8601}`, async () => {
+      const res = await format({ date, from_timezone: zone });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().iso8601, iso8601);
+      assert.equal(res.json().timestamp, timestamp);
+    });
+  }
+
+  // Counted from now: the time of day of now is kept (GNU date -d does the same).
+  const relative: [string, string][] = [
+    ['now', '2026-03-07 21:00 +0900'],
+    ['today', '2026-03-07 21:00 +0900'],
+    ['tomorrow', '2026-03-08 21:00 +0900'],
+    ['yesterday', '2026-03-06 21:00 +0900'],
+    ['in 3 days', '2026-03-10 21:00 +0900'],
+    ['next week', '2026-03-14 21:00 +0900'],
+    ['2 weeks ago', '2026-02-21 21:00 +0900'],
+    ['in 2 hours', '2026-03-07 23:00 +0900'],
+    ['tomorrow midnight', '2026-03-08 00:00 +0900'],
+    ['tomorrow 00:00', '2026-03-08 00:00 +0900'],
+    ['tonight', '2026-03-07 22:00 +0900'],
+    ['this morning', '2026-03-07 06:00 +0900'],
+    ['tomorrow at noon', '2026-03-08 12:00 +0900'],
+  ];
+  for (const [date, formatted] of relative) {
+    it(`"${date}" in Asia/Tokyo → ${formatted}`, async () => {
+      const res = await format({ date, from_timezone: 'Asia/Tokyo', output_format: '%Y-%m-%d %H:%M %z' });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().formatted, formatted);
+    });
+  }
+});
+
+describe('POST /v1/date-format: "now" at exactly 12:00:00.000 is not mistaken for a date without a time', () => {
+  let t: TestApp;
+  const noonInTokyo = Date.parse('2026-03-07T03:00:00.000Z');
+  before(async () => {
+    t = await buildTestApp({ clock: { now: () => noonInTokyo, advance: () => {} } });
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+
+  it('"tomorrow" keeps 12:00, "next monday" is midnight', async () => {
+    const tomorrow = await format({ date: 'tomorrow', from_timezone: 'Asia/Tokyo', output_format: '%Y-%m-%d %H:%M' });
+    const monday = await format({ date: 'next monday', from_timezone: 'Asia/Tokyo', output_format: '%Y-%m-%d %H:%M' });
+    assert.equal(tomorrow.json().formatted, '2026-03-08 12:00');
+    assert.equal(monday.json().formatted, '2026-03-09 00:00');
+  });
+});

@@ -2,13 +2,23 @@ import { DEFAULT_OUTPUT_FORMAT } from './date-format.js';
 
 const zoneSchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
+/** Route description: how `date` is read and `%Z` printed (the decisions CONTRACT §3.7 leaves open). */
+export const DATE_FORMAT_DESCRIPTION = [
+  'Auto-detected input (without `input_format`): a JSON number is Unix seconds (milliseconds from 1e11 up). A string of digits, optionally signed and with up to 6 fraction digits, is Unix seconds ("0", "86400", "-86400", "1772953200.25"), or milliseconds when it has 13 digits before any fraction ("1772953200123"); except exactly 4 or 8 unsigned digits, which stay ISO 8601 dates: the year "2024" (2024-01-01) and the basic date "20240315" (send such timestamps as JSON numbers). Then ISO 8601 (also with a space instead of `T`), RFC 2822, HTTP dates, and plain English through chrono ("next friday 5pm", "yesterday", "in 2 hours"), relative to now in `from_timezone`. English must be understood as a whole: "yesterday at 25:00" → 422.',
+  'A date without a time of day is 00:00 in `from_timezone`, in English as in ISO 8601: "2024-03-15", "15 March 2024", "March 15, 2024", "03/15/2024", "next monday", "last friday", "end of month". Expressions counted from now keep its time of day, as GNU `date -d` does: "now", "today", "tomorrow", "yesterday", "in 3 days", "next week", "2 weeks ago" ("tomorrow midnight" or "tomorrow 00:00" for the start of the day). Parts of the day have their usual hour: "this morning" 06:00, "noon", "tonight" 22:00.',
+  'A naive input is read in `from_timezone` (default UTC); a skipped local time (DST gap) moves forward, a repeated one means the first. `to_timezone` defaults to `from_timezone`. Unknown zone, impossible date (`2026-02-30`) or empty date → 422.',
+  '`input_format` (strftime, whole input must match) accepts %Y %y %m %d %e %H %I %M %S %f %p %b %h %B %a %A %j %z %Z (IANA name) %s %%.',
+  '`output_format` (default `%Y-%m-%dT%H:%M:%S%z`, C locale names): %a %A %b %B %c %C %d %D %e %f (microseconds) %F %G %h %H %I %j %k %l %m %M %n %p %P %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%; `%-d` style drops padding; an unknown directive → 422. `%Z` is the tz database abbreviation, as C strftime and Python\'s zoneinfo print it: EST/EDT, CET/CEST, AEST/AEDT, IST (Kolkata), IST/IDT (Jerusalem), JST, KST, CST (Shanghai), MSK, WIB, UTC; `+04` style where tzdata has no letters (Asia/Dubai `+04`, Asia/Singapore `+08`). Offsets a zone no longer uses (history) get the English CLDR name, else `+hh` style. `%z` is `+hhmm` (`+hhmmss` for local mean time before standard time).',
+  '`iso8601` is in the target zone with its offset (`+00:00` for UTC), milliseconds only when not zero; `timestamp` is whole seconds (floor); `timezone` echoes the target zone name.',
+].join('\n\n');
+
 /** Request body of `POST /v1/date-format`. */
 export const dateFormatBody = {
   type: 'object',
   required: ['date'],
   additionalProperties: false,
   properties: {
-    date: { type: ['string', 'number'], maxLength: 256, description: 'ISO 8601, RFC 2822, Unix timestamp, or plain English.' },
+    date: { type: ['string', 'number'], maxLength: 256, description: 'ISO 8601, RFC 2822, Unix timestamp (a number; or a digit string: seconds, 13 digits milliseconds, but 4 and 8 digits are ISO 8601 dates), or plain English. No time of day means 00:00.' },
     output_format: { type: 'string', maxLength: 1024, default: DEFAULT_OUTPUT_FORMAT, description: 'strftime directives.' },
     input_format: { type: 'string', minLength: 1, maxLength: 256, description: 'strftime format the date must match; auto-detection when absent.' },
     from_timezone: { ...zoneSchema, default: 'UTC', description: 'IANA zone a naive input is read in.' },

@@ -4,7 +4,7 @@ import { parseDate, parseDateWithFormat } from './date-parse.js';
 import { strftime } from './strftime.js';
 
 export interface DateFormatInput {
-  /** ISO 8601, RFC 2822, Unix timestamp (number or 10/13-digit string) or plain English. */
+  /** ISO 8601, RFC 2822, Unix timestamp (number or digit string; see `parseDate`) or plain English. */
   date: string | number;
   /** strftime output format; default `%Y-%m-%dT%H:%M:%S%z`. */
   outputFormat?: string;

@@ -22,8 +22,10 @@ const PARSE_TOKENS: Record<string, string> = {
   b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z', s: 'X',
 };
 
-const SECONDS = /^-?\d{10}(?:\.\d{1,6})?$/;
-const MILLISECONDS = /^-?\d{13}$/;
+/** Unix time as a string: optionally signed digits, optionally a fraction; group 1 = the whole part. */
+const UNIX_TIME = /^[+-]?(\d+)(?:\.\d{1,6})?$/;
+/** Digit strings that stay ISO 8601 dates: a year (`2024`) and a basic calendar date (`20240315`). */
+const ISO_DIGITS = /^(?:\d{4}|\d{8})$/;
 const ISO_LIKE = /^[+-]?\d{4}(?:-\d|\d{4}|-W|$)/;
 const FRACTION = /\d[T ]?\d{2}:?\d{2}:?\d{2}[.,](\d{1,9})/;
 
@@ -75,17 +77,40 @@ function toLuxonFormat(format: string, input: string): string {
   return out;
 }
 
-/** Natural language through chrono, with "now" and the wall clock taken in the request's zone. */
+/** chrono's stand-in when nothing set a time: its ParsingComponents start at an implied 12:00:00.000. */
+function hasPlaceholderTime(c: chrono.ParsedComponents): boolean {
+  return !c.isCertain('hour') && c.get('hour') === 12 && c.get('minute') === 0 && c.get('second') === 0 && c.get('millisecond') === 0;
+}
+
+function parseWithChrono(text: string, options: ParseOptions): chrono.ParsedResult[] {
+  return chrono.parse(text, { instant: new Date(options.now), timezone: options.zone.offset(options.now) });
+}
+
+/**
+ * True for a date that names no time of day ("15 March 2024", "next monday"), false for one that
+ * copies the time of "now" ("tomorrow", "in 3 days") or implies its own ("tonight" = 22:00).
+ */
+function namesNoTime(text: string, result: chrono.ParsedResult, options: ParseOptions): boolean {
+  if (!hasPlaceholderTime(result.start)) return false;
+  // "tomorrow" read at exactly 12:00:00.000 looks the same: read 1 ms earlier, only it changes.
+  const [earlier] = parseWithChrono(text, { ...options, now: options.now - 1 });
+  return earlier !== undefined && hasPlaceholderTime(earlier.start);
+}
+
+/**
+ * Natural language through chrono, with "now" and the wall clock taken in the request's zone. A
+ * date without a time of day is midnight, as ISO `2026-03-15` is; chrono would say noon.
+ */
 function parseNaturalLanguage(text: string, options: ParseOptions): DateTime {
-  const instant = new Date(options.now);
-  const results = chrono.parse(text, { instant, timezone: options.zone.offset(options.now) });
+  const results = parseWithChrono(text, options);
   const [result] = results;
   // Partial matches ("yesterday" out of "yesterday at 25:00") would silently drop what the user said.
   if (results.length !== 1 || result.index !== 0 || result.text.length !== text.length) {
     throw bad(`"${text}" is not a date in a recognised format (ISO 8601, RFC 2822, Unix timestamp or plain English)`);
   }
   const c = result.start;
-  const fields = { year: c.get('year'), month: c.get('month'), day: c.get('day'), hour: c.get('hour'), minute: c.get('minute'), second: c.get('second'), millisecond: c.get('millisecond') };
+  const hour = namesNoTime(text, result, options) ? 0 : c.get('hour');
+  const fields = { year: c.get('year'), month: c.get('month'), day: c.get('day'), hour, minute: c.get('minute'), second: c.get('second'), millisecond: c.get('millisecond') };
   // A certain offset is a stated zone ("5pm EST") or an exact duration ("in 2 hours"); calendar
   // steps ("in 3 weeks") only imply one and keep the wall-clock time across DST instead.
   const offset = c.get('timezoneOffset');
@@ -95,9 +120,10 @@ function parseNaturalLanguage(text: string, options: ParseOptions): DateTime {
 
 /**
  * Read a date the way the request gives it: a number (epoch seconds, or milliseconds from 1e11
- * up), a 10- or 13-digit string, ISO 8601 (also with a space), RFC 2822 / HTTP dates, then plain
- * English via chrono ("next friday 5pm"). A naive input is read in `options.zone`; an input with
- * an offset keeps it. Anything else throws 422 on `date`.
+ * up), a string of digits (epoch seconds, optionally signed or with a fraction; milliseconds when
+ * 13 digits; but 4 and 8 digits are the ISO 8601 year and basic date), ISO 8601 (also with a
+ * space), RFC 2822 / HTTP dates, then plain English via chrono ("next friday 5pm"). A naive input
+ * is read in `options.zone`; an input with an offset keeps it. Anything else throws 422 on `date`.
  *
  * @example
  *   parseDate('2026-03-08 02:30', { zone: IANAZone.create('America/New_York'), now: Date.now() }).dt.toISO()
@@ -107,8 +133,8 @@ export function parseDate(input: string | number, options: ParseOptions): Parsed
   if (typeof input === 'number') return fromSeconds(Math.abs(input) >= 1e11 ? input / 1000 : input);
   const text = input.trim();
   if (text === '') throw bad('must not be empty');
-  if (SECONDS.test(text)) return fromSeconds(Number(text));
-  if (MILLISECONDS.test(text)) return fromSeconds(Number(text) / 1000);
+  const unix = ISO_DIGITS.test(text) ? null : UNIX_TIME.exec(text);
+  if (unix) return fromSeconds(unix[1].length === 13 ? Number(text) / 1000 : Number(text));
   const zoneOptions = { zone: options.zone, setZone: true };
   if (ISO_LIKE.test(text)) {
     const iso = DateTime.fromISO(text, zoneOptions);

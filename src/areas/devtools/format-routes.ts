@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../http/schemas.js';
 import { formatDate } from './date-format.js';
-import { dateFormatBody, dateFormatResponse } from './date-format-schema.js';
+import { DATE_FORMAT_DESCRIPTION, dateFormatBody, dateFormatResponse } from './date-format-schema.js';
 import { formatNumber, type NumberFormatType } from './number-format.js';
 import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
 import { createRegexPool } from './regex-pool.js';
@@ -66,13 +66,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
     area: 'devtools',
     schema: {
       summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
-      description: [
-        'Auto-detected input (without `input_format`): a JSON number is Unix seconds (milliseconds from 1e11 up); a 10-digit string is seconds (fraction allowed), 13 digits milliseconds; then ISO 8601 (also with a space instead of `T`), RFC 2822, HTTP dates, and plain English through chrono ("next friday 5pm", "yesterday", "in 2 hours"), relative to now in `from_timezone`. English must be understood as a whole: "yesterday at 25:00" → 422.',
-        'A naive input is read in `from_timezone` (default UTC); a skipped local time (DST gap) moves forward, a repeated one means the first. `to_timezone` defaults to `from_timezone`. Unknown zone, impossible date (`2026-02-30`) or empty date → 422.',
-        '`input_format` (strftime, whole input must match) accepts %Y %y %m %d %e %H %I %M %S %f %p %b %h %B %a %A %j %z %Z (IANA name) %s %%.',
-        '`output_format` (default `%Y-%m-%dT%H:%M:%S%z`, C locale names): %a %A %b %B %c %C %d %D %e %f (microseconds) %F %G %h %H %I %j %k %l %m %M %n %p %P %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %Z %%; `%-d` style drops padding; an unknown directive → 422. `%Z` is the tz abbreviation (EST, CEST, AEDT, IST, UTC; `+04` style where none exists).',
-        '`iso8601` is in the target zone with its offset (`+00:00` for UTC), milliseconds only when not zero; `timestamp` is whole seconds (floor); `timezone` echoes the target zone name.',
-      ].join('\n\n'),
+      description: DATE_FORMAT_DESCRIPTION,
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
     },

@@ -1,5 +1,6 @@
 import type { DateTime } from 'luxon';
 import { invalidField } from '../../errors.js';
+import { TZ_ABBREVIATIONS } from './tz-abbreviations.js';
 
 /** A moment to format: luxon carries milliseconds, `microsecond` the full sub-second part. */
 export interface StrftimeMoment {
@@ -14,35 +15,56 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // English locales whose CLDR data name a zone's abbreviation (EST, CET, AEDT, IST, ...).
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-CA', 'en-ZA', 'en-IE', 'en-SG'];
-const abbreviations = new Map<string, string>();
+/** CLDR answers by lower-case zone name and offset: bounded by the zones, whatever the spelling. */
+const cldrAbbreviations = new Map<string, string>();
+/** The tzdata table by lower-case zone name (zone names are accepted in any case). */
+const tzdataAbbreviations = new Map(Object.entries(TZ_ABBREVIATIONS).map(([zone, byOffset]) => [zone.toLowerCase(), byOffset]));
 
 const pad = (n: number, width = 2, fill = '0') => String(n).padStart(width, fill);
 /** 0 = Sunday, as C's `tm_wday`. */
 const weekday = (dt: DateTime) => dt.weekday % 7;
 const hour12 = (dt: DateTime) => (dt.hour % 12 === 0 ? 12 : dt.hour % 12);
 
+/** `+hhmm` (or `+hh:mm`), with seconds when the offset has them (local mean time before 1900), as Python's %z. */
 function formatOffset(minutes: number, colon: boolean): string {
-  const abs = Math.abs(minutes);
-  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}${colon ? ':' : ''}${pad(abs % 60)}`;
+  const abs = Math.round(Math.abs(minutes) * 60);
+  const separator = colon ? ':' : '';
+  const seconds = abs % 60 === 0 ? '' : `${separator}${pad(abs % 60)}`;
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600))}${separator}${pad(Math.floor(abs / 60) % 60)}${seconds}`;
 }
 
 /**
- * The zone abbreviation as tzdata-based strftime prints it: `EST`, `CEST`, `AEDT`, `IST`, `UTC`;
- * `+04` style when no English CLDR locale names the zone; `UTC+02:00` for a fixed offset.
+ * The zone's English CLDR short name at an instant (`EST`, `CEST`, `IST`), or `+04` style when no
+ * English locale has one (CLDR says `GMT+4`). Exported for scripts/generate-tz-abbreviations.ts.
+ *
+ * @example
+ *   findCldrAbbreviation('America/New_York', Date.UTC(2026, 6, 1), -240) // → 'EDT'
+ *   findCldrAbbreviation('Asia/Tokyo', Date.UTC(2026, 6, 1), 540) // → '+09' (tzdata says JST)
+ */
+export function findCldrAbbreviation(zoneName: string, epochMs: number, offsetMinutes: number): string {
+  const key = `${zoneName.toLowerCase()}|${offsetMinutes}`;
+  let found = cldrAbbreviations.get(key);
+  if (found === undefined) {
+    const names = ABBREVIATION_LOCALES.map((locale) =>
+      new Intl.DateTimeFormat(locale, { timeZone: zoneName, timeZoneName: 'short' })
+        .formatToParts(epochMs).find((p) => p.type === 'timeZoneName')?.value ?? '');
+    const offset = formatOffset(offsetMinutes, false);
+    found = names.find((n) => n !== '' && !/^(GMT|UTC)[+-−]/.test(n)) ?? (offset.endsWith('00') ? offset.slice(0, 3) : offset);
+    cldrAbbreviations.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The zone abbreviation as tzdata-based strftime (and Python's zoneinfo) prints it: `EST`, `CEST`,
+ * `JST`, `IST`/`IDT` in Jerusalem, `+04` in Dubai, `UTC`; `UTC+02:00` for a fixed offset. The
+ * tzdata table covers the offsets zones use now; other offsets (history) fall back to CLDR.
  */
 function zoneAbbreviation(dt: DateTime): string {
   if (dt.zone.type !== 'iana') return dt.offset === 0 ? 'UTC' : `UTC${formatOffset(dt.offset, true)}`;
-  const key = `${dt.zoneName}|${dt.offset}`;
-  let found = abbreviations.get(key);
-  if (found === undefined) {
-    const names = ABBREVIATION_LOCALES.map((locale) =>
-      new Intl.DateTimeFormat(locale, { timeZone: dt.zoneName ?? 'UTC', timeZoneName: 'short' })
-        .formatToParts(dt.toJSDate()).find((p) => p.type === 'timeZoneName')?.value ?? '');
-    const offset = formatOffset(dt.offset, false);
-    found = names.find((n) => n !== '' && !/^(GMT|UTC)[+-−]/.test(n)) ?? (offset.endsWith('00') ? offset.slice(0, 3) : offset);
-    abbreviations.set(key, found);
-  }
-  return found;
+  const zoneName = dt.zoneName ?? 'UTC';
+  return tzdataAbbreviations.get(zoneName.toLowerCase())?.[formatOffset(dt.offset, true)]
+    ?? findCldrAbbreviation(zoneName, dt.toMillis(), dt.offset);
 }
 
 /** One row per supported directive (C99/POSIX, plus `%f` and common glibc extensions). */
