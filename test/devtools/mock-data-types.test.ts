@@ -175,6 +175,25 @@ describe('mock-data types produce values of the right shape', () => {
     for (const row of rows) assert.ok((row.r12 as string).length <= 2 + 10 + 10, 'unbounded and large ranges capped at min + 10');
   });
 
+  it('regex named back-references \\k<name> and (?P=name) repeat the group (was "abk<x>"), checked by POST /v1/regex-extract', async () => {
+    const [audit] = await generate({ fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<x>ab)\\k<x>' } }], rows: 1 });
+    assert.equal(audit.r, 'abab');
+    const patterns = [
+      '(?<x>ab)\\k<x>', '(?P<x>ab)(?P=x)', '(?<x>a|b)(?<y>\\d)\\k<y>\\k<x>\\2\\1', '(?<x>a)?(?<y>b)\\k<y>',
+      `(?<q>['"])\\w{1,3}\\k<q>1`, '(\\d)(?<n>x|y)\\k<n>\\1', '(?P<w>[a-z]{2}) (?P=w)-[(?P=w)]', '(?<é>[α-ω])\\k<é>',
+    ];
+    const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
+    const rows = await generate({ fields, rows: 30, seed: 5 });
+    for (const [i, pattern] of patterns.entries()) {
+      for (const row of rows) {
+        const value = row[`r${i}`] as string;
+        const res = await t.app.inject({ method: 'POST', url: '/v1/regex-extract', headers: t.auth, payload: { pattern: `\\A(?:${pattern})\\Z`, text: value } });
+        assert.equal(res.json().match_count, 1, `${pattern} gave ${JSON.stringify(value)}`);
+      }
+    }
+    assert.ok(rows.some((row) => row.r3 === 'bb') && rows.some((row) => row.r3 === 'abb'), 'an optional named group before the referenced one');
+  });
+
   it('regex max_repeat bounds * and + (0 gives the minimum)', async () => {
     const rows = await generate({ fields: [{ name: 'r', type: 'regex', options: { pattern: 'a*b+', max_repeat: 0 } }], rows: 5 });
     assert.deepEqual(rows.map((r) => r.r), ['b', 'b', 'b', 'b', 'b']);

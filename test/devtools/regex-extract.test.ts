@@ -40,6 +40,60 @@ describe('POST /v1/regex-extract', () => {
     assert.deepEqual(spans(await matchesOf({ pattern: 'b.c', text: '😀😀ab😀cb€c', flags: 'u' })), [['b😀c', 3, 6], ['b€c', 6, 9]]);
   });
 
+  it('without the u flag [^a] matches whole emoji, not lone surrogates (was 4 half-pair matches)', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: '[^a]', text: '😀a😀' })), [['😀', 0, 1], ['😀', 2, 3]]);
+    const [first, second] = await matchesOf({ pattern: 'é(.)', text: '😀é😀 aé b' });
+    assert.deepEqual([first.match, first.start, first.end, first.groups], ['é😀', 1, 3, ['😀']]);
+    assert.deepEqual([second.match, second.start, second.end, second.groups], ['é ', 5, 7, [' ']]);
+  });
+
+  it('without the u flag . and [😀] take a whole emoji, and emoji ranges work as in Python', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: '.', text: '😀x' })), [['😀', 0, 1], ['x', 1, 2]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '[😀]+', text: 'x😀😀' })), [['😀😀', 1, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '[😀-🙏]', text: 'a🙂b' })), [['🙂', 1, 2]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '\\uD83D', text: '😀\uD83D' })), [['\uD83D', 1, 2]], 'a lone surrogate only matches itself');
+  });
+
+  it('Python and legacy spellings keep their meaning now that patterns run in Unicode mode', async () => {
+    const cases: [string, string, string[]][] = [
+      ['\\-\\:\\#\\ \\"\\\'\\@\\!', `x-:# "'@!`, [`-:# "'@!`]],
+      ['[\\-\\:\\#\\ \\"]+', 'a-:# "b', ['-:# "']],
+      ['a{x}|b}|\\d{2}', 'a{x} b} 123', ['a{x}', 'b}', '12']],
+      ['x]|\\]', 'x] ]', ['x]', ']']],
+      ['[\\w-.]+', 'ab-c.d e', ['ab-c.d', 'e']],
+      ['(a)\\1|\\8|\\101', 'aa 8 A', ['aa', '8', 'A']],
+      ['(?=a)*b', 'b', ['b']],
+      ['\\k<x>', 'k<x>', ['k<x>']],
+      ['\\u{1F600}|\\p{Lu}', 'a😀B', ['😀', 'B']],
+    ];
+    for (const [pattern, text, expected] of cases) {
+      assert.deepEqual((await matchesOf({ pattern, text })).map((m) => m.match), expected, pattern);
+    }
+    // The same spellings are accepted with u too.
+    assert.deepEqual(spans(await matchesOf({ pattern: '\\d\\-\\d{', text: '1-2{', flags: 'u' })), [['1-2{', 0, 4]]);
+  });
+
+  it('i and x flags and named groups work in Unicode mode (Kelvin sign folds to k, as in Python)', async () => {
+    assert.deepEqual(spans(await matchesOf({ pattern: '\u212a😀', text: 'k😀 K😀', flags: 'i' })), [['k😀', 0, 2], ['K😀', 3, 5]]);
+    const [m] = await matchesOf({ pattern: '(?P<e> . ) \\- # emoji then dash', text: 'a😀-', flags: 'x' });
+    assert.deepEqual([m.match, m.start, m.end, m.named_groups], ['😀-', 1, 3, { e: '😀' }]);
+  });
+
+  it('a pattern only the legacy syntax reads still runs without u, never splitting a surrogate pair; with u it is a 422', async () => {
+    const matches = await matchesOf({ pattern: '\\p{Foo}|[^a]', text: '😀ap{Foo}' });
+    assert.deepEqual(spans(matches), [['p{Foo}', 2, 8]]);
+    const res = await extract({ pattern: '\\p{Foo}|[^a]', text: '😀a', flags: 'u' });
+    assert.equal(res.statusCode, 422);
+    assert.equal(res.json().errors[0].path, 'pattern');
+    assert.match(res.json().errors[0].message, /Invalid regular expression/);
+  });
+
+  it('the OpenAPI document says matching is by code point', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const body = res.json().paths['/v1/regex-extract'].post.requestBody.content['application/json'].schema;
+    assert.match(body.description, /Matching is by Unicode code point whatever the flags/);
+  });
+
   it('gives null for groups that did not take part, numbered and named', async () => {
     const matches = await matchesOf({ pattern: '(?<x>a)|(?<y>b)', text: 'ab' });
     assert.deepEqual(matches.map((m) => [m.groups, m.named_groups]), [

@@ -43,7 +43,8 @@ function createCodePointCounter(text: string): (utf16Index: number) => number {
   let point = 0;
   return (target) => {
     while (unit < target) {
-      // A pair split by the target (possible without the `u` flag) counts its halves separately.
+      // A pair split by the target counts its halves separately (compilePattern keeps match bounds off
+      // the middle of a pair, even for a pattern run in legacy mode; this is the safe reading if not).
       unit += unit + 1 < target ? codePointWidth(text, unit) : 1;
       point++;
     }

@@ -14,10 +14,26 @@ export const regexExtractBody = {
   type: 'object',
   required: ['pattern', 'text'],
   additionalProperties: false,
+  description:
+    'Matching is by Unicode code point whatever the flags, as in Python: `.`, `[^a]` and `[😀]` match a whole emoji, never half of ' +
+    'a surrogate pair, and `start`/`end` count code points.',
   properties: {
-    pattern: { type: 'string', maxLength: 10_000, description: 'Regular expression (JavaScript syntax, Python group spellings accepted).' },
+    pattern: {
+      type: 'string',
+      maxLength: 10_000,
+      description:
+        'Regular expression (JavaScript syntax, Python group spellings accepted). Always run in Unicode mode: legacy spellings such as `\\-`, `\\:`, ' +
+        'a lone `{` or `]` keep their literal meaning, and `\\u{…}`, `\\p{…}` have their Unicode meaning.',
+    },
     text: { type: 'string', maxLength: 1_048_576, description: 'Text to search, up to 1 MiB.' },
-    flags: { type: 'string', maxLength: 16, default: '', description: 'Any of i, m, s, u, x; g accepted and ignored.' },
+    flags: {
+      type: 'string',
+      maxLength: 16,
+      default: '',
+      description:
+        'Any of i, m, s, u, x; g accepted and ignored. Matching is by code point with or without u; u only makes a pattern Unicode mode ' +
+        'cannot read (an unknown `\\p{…}` property) an error instead of being read with the legacy syntax.',
+    },
   },
   examples: [{ pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)', text: 'Mail ana@example.com or 😀 bo@test.org', flags: 'i' }],
 } as const;

@@ -1,4 +1,5 @@
 import { invalidField } from '../../errors.js';
+import { toUnicodeSource } from './regex-unicode.js';
 
 /** A user pattern rewritten into what the JavaScript engine understands. */
 export interface CompiledPattern {
@@ -8,8 +9,8 @@ export interface CompiledPattern {
   flags: string;
 }
 
-/** Request flags → JavaScript flags; `x` is handled by rewriting, `g` is implied. */
-const FLAG_TABLE: Record<string, string> = { i: 'i', m: 'm', s: 's', u: 'u', x: '', g: '' };
+/** Request flags → JavaScript flags; `x` is handled by rewriting, `g` is implied, `u` is (nearly) always on. */
+const FLAG_TABLE: Record<string, string> = { i: 'i', m: 'm', s: 's', u: '', x: '', g: '' };
 
 /** The flags the API accepts, for schemas and messages. */
 export const ACCEPTED_FLAGS = Object.keys(FLAG_TABLE).join('');
@@ -66,13 +67,29 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
   return out;
 }
 
+/** No match may start or end between the two halves of a surrogate pair. */
+const NOT_MID_PAIR = '(?!(?<=[\\uD800-\\uDBFF])[\\uDC00-\\uDFFF])';
+
+function checkSyntax(source: string, flags: string): void {
+  try {
+    new RegExp(source, flags);
+  } catch (err) {
+    throw invalidField('pattern', `is not a valid regular expression: ${(err as Error).message}`);
+  }
+}
+
 /**
- * Turn the request's `pattern` and `flags` into a checked JavaScript regular expression. A
- * leading Python inline flag group such as `(?ix)` is folded into the flags. Invalid syntax
- * (duplicate group names included) throws a 422 carrying the engine's message.
+ * Turn the request's `pattern` and `flags` into a checked JavaScript regular expression that
+ * matches by code point, as Python does, whatever the flags. A leading Python inline flag group
+ * such as `(?ix)` is folded into the flags. The pattern runs in Unicode mode, rewritten by
+ * {@link toUnicodeSource} so that legacy spellings such as `\-` or a lone `{` keep working. Only
+ * without the `u` flag, a pattern Unicode mode still cannot read (`\p{Foo}`) runs in legacy mode,
+ * its matches kept from starting or ending inside a surrogate pair. A pattern neither mode reads
+ * (duplicate group names included) throws a 422 carrying the engine's message (the Unicode
+ * engine's with `u`, else the legacy one's).
  *
  * @example
- *   compilePattern('(?P<n>a)', 'gi') // → { source: '(?<n>a)', flags: 'gi' }
+ *   compilePattern('(?P<n>a)\\-', 'gi') // → { source: '(?<n>a)-', flags: 'giu' }
  */
 export function compilePattern(pattern: string, flags: string): CompiledPattern {
   const inline = /^\(\?([imsux]+)\)/.exec(pattern);
@@ -82,11 +99,17 @@ export function compilePattern(pattern: string, flags: string): CompiledPattern 
   }
   const body = inline ? pattern.slice(inline[0].length) : pattern;
   const source = rewritePattern(body, all.has('x'));
-  const jsFlags = `g${[...all].map((f) => FLAG_TABLE[f]).join('')}`;
-  try {
-    new RegExp(source, jsFlags);
-  } catch (err) {
-    throw invalidField('pattern', `is not a valid regular expression: ${(err as Error).message}`);
+  const legacyFlags = `g${[...all].map((f) => FLAG_TABLE[f]).join('')}`;
+  const unicode = { source: toUnicodeSource(source), flags: `${legacyFlags}u` };
+  if (all.has('u')) {
+    checkSyntax(unicode.source, unicode.flags);
+    return unicode;
   }
-  return { source, flags: jsFlags };
+  try {
+    new RegExp(unicode.source, unicode.flags);
+    return unicode;
+  } catch {
+    checkSyntax(source, legacyFlags);
+    return { source: `${NOT_MID_PAIR}(?:${source})${NOT_MID_PAIR}`, flags: legacyFlags };
+  }
 }

@@ -13,6 +13,8 @@ type RandExpInstance = InstanceType<typeof RandExp>;
 const ROOT = 0, GROUP = 1, SET = 3, REPETITION = 5, REFERENCE = 6;
 interface Token {
   type: number;
+  /** Where randexp stores a remembered group's text (it numbers groups as it first generates them). */
+  groupNumber?: number;
   stack?: Token[];
   options?: Token[][];
   remember?: boolean;
@@ -35,6 +37,83 @@ function inlineHexEscapes(pattern: string): string {
     const char = String.fromCharCode(parseInt(u ?? x, 16));
     return /[\\^$.*+?()[\]{}|/-]/.test(char) ? `\\${char}` : char;
   });
+}
+
+// Read at a position (sticky): `(?<name>` or `(?P<name>`, `(?P=name)`, `\k<name>`.
+const NAMED_GROUP = /\(\?P?<(?![=!])([^>]*)>/y;
+const PYTHON_REFERENCE = /\(\?P=([^)]*)\)/y;
+const NAMED_REFERENCE = /\\k<([^>]*)>/y;
+
+function readAt(sticky: RegExp, pattern: string, at: number): RegExpExecArray | null {
+  sticky.lastIndex = at;
+  return sticky.exec(pattern);
+}
+
+/**
+ * Rewrite named groups outside character classes. Without `numbers`, only Python's spellings change:
+ * `(?P<name>…)` → `(?<name>…)`, `(?P=name)` → `\k<name>`. With `numbers` (name → group number), named
+ * groups become plain ones and references to them `(?:\N)`, which randexp can generate: its parser
+ * reads `\k<name>` as letters and leaves named groups out of its count for `\N`.
+ */
+function rewriteNamedGroups(pattern: string, numbers?: Map<string, number>): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    const reference = inClass ? null : readAt(c === '\\' ? NAMED_REFERENCE : PYTHON_REFERENCE, pattern, i);
+    const group = inClass || reference ? null : readAt(NAMED_GROUP, pattern, i);
+    if (reference) {
+      const number = numbers?.get(reference[1]);
+      out += number ? `(?:\\${number})` : `\\k<${reference[1]}>`;
+      i += reference[0].length - 1;
+    } else if (group) {
+      out += numbers ? '(' : `(?<${group[1]}>`;
+      i += group[0].length - 1;
+    } else if (c === '\\') {
+      out += pattern.slice(i, i + 2);
+      i++;
+    } else {
+      out += c;
+      if (c === '[') inClass = true;
+      else if (c === ']') inClass = false;
+    }
+  }
+  return out;
+}
+
+/**
+ * The pattern in JavaScript syntax, and what randexp generates from: the same, or when a named group
+ * is referred to, the form {@link rewriteNamedGroups} gives with group numbers (`numbered`: randexp
+ * must then number groups in pattern order, as references count them).
+ */
+function resolveNamedReferences(pattern: string): { source: string; generator: string; numbered: boolean } {
+  const source = rewriteNamedGroups(pattern);
+  const numbers = new Map<string, number>();
+  let count = 0;
+  let referred = false;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      referred ||= !inClass && source[i + 1] === 'k';
+      i++;
+    } else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(' && source[i + 1] !== '?') count++;
+    else if (c === '(') {
+      const name = readAt(NAMED_GROUP, source, i)?.[1];
+      if (name !== undefined) numbers.set(name, ++count);
+    }
+  }
+  if (!referred || numbers.size === 0) return { source, generator: source, numbered: false };
+  return { source, generator: rewriteNamedGroups(source, numbers), numbered: true };
+}
+
+/** Number remembered groups in pattern order (randexp would number them as it first generates them). */
+function numberGroups(token: Token, next = { number: 0 }): void {
+  if (token.type === GROUP && token.remember) token.groupNumber = next.number++;
+  for (const child of token.options?.flat() ?? token.stack ?? []) numberGroups(child, next);
+  if (token.type === REPETITION) numberGroups(token.value as Token, next);
 }
 
 /**
@@ -74,18 +153,21 @@ function capTokens(token: Token, maxRepeat: number, groups: number[]): number {
  *   gen(); // "QK-0381"
  */
 export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: number): () => string {
+  const { source, generator, numbered } = resolveNamedReferences(pattern);
   try {
-    new RegExp(pattern);
+    new RegExp(source);
   } catch (err) {
     throw new OptionError('pattern', `is not a valid regular expression: ${(err as Error).message}`);
   }
   let gen: RandExpInstance;
   try {
-    gen = new RandExp(inlineHexEscapes(pattern));
+    gen = new RandExp(inlineHexEscapes(generator));
   } catch (err) {
     throw new OptionError('pattern', `uses syntax the generator does not support: ${(err as Error).message}`);
   }
-  const longest = capTokens((gen as unknown as { tokens: Token }).tokens, maxRepeat, []);
+  const tokens = (gen as unknown as { tokens: Token }).tokens;
+  if (numbered) numberGroups(tokens);
+  const longest = capTokens(tokens, maxRepeat, []);
   if (longest > MAX_REGEX_OUTPUT) {
     throw new OptionError('pattern', `can produce strings of up to ${longest} characters; the limit is ${MAX_REGEX_OUTPUT} (reduce fixed repetition counts such as {1000000})`);
   }
@@ -107,9 +189,10 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
 export const REGEX_TYPE: FieldType = {
   name: 'regex',
   description:
-    'String matching options.pattern (JavaScript syntax without the u flag: classes, quantifiers, alternation, groups, back-references; ' +
-    `no lookarounds). Unbounded repetitions (*, +, {n,}) and ranges {n,m} produce at most min + max_repeat items; patterns that could ` +
-    `produce more than ${MAX_REGEX_OUTPUT} characters are refused. "." and negated classes draw from printable ASCII.`,
+    'String matching options.pattern (JavaScript syntax without the u flag: classes, quantifiers, alternation, groups, back-references ' +
+    `\\1 and \\k<name>, Python's (?P<name>…) and (?P=name) accepted; no lookarounds). Unbounded repetitions (*, +, {n,}) and ` +
+    `ranges {n,m} produce at most min + max_repeat items; patterns that could produce more than ${MAX_REGEX_OUTPUT} characters are ` +
+    'refused. "." and negated classes draw from printable ASCII.',
   options: {
     pattern: { type: 'string', minLength: 1, maxLength: 500, description: 'Regular expression (required, up to 500 characters).' },
     max_repeat: { type: 'integer', minimum: 0, maximum: 100, default: 10, description: 'Extra repetitions allowed above a quantifier minimum (default 10).' },
