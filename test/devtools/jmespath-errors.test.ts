@@ -99,6 +99,28 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(res.json().error_type, 'invalid_type');
   });
 
+  it('function errors carry the position of the call when it is certain, and their messages read as sentences', async () => {
+    const cases: Array<[string, unknown, string, string, number | undefined]> = [
+      // An unknown name fails at its first call; quoted text that looks like a call does not count.
+      ["a || nosuch('nosuch(') || nosuch(b)", {}, 'unknown_function', 'Unknown function: nosuch() (at position 5)', 5],
+      ['abs(a, b)', { a: 1, b: 2 }, 'invalid_arity', 'Invalid arity: abs() takes 1 argument but received 2 (at position 0)', 0],
+      ['a || abs(`"x"`)', {}, 'invalid_type',
+        'Invalid type: abs() expected argument 1 to be type (number) but received type string instead (at position 5)', 5],
+      // Called twice: which call failed is not known, so no position.
+      ['[abs(`1`), abs(`"x"`)]', {}, 'invalid_type', 'Invalid type: abs() expected argument 1 to be type (number) but received type string instead', undefined],
+      ['to_number(a) + `"s"`', { a: '1' }, 'invalid_type', 'Invalid type: an arithmetic operand is not a number', undefined],
+    ];
+    for (const [expression, data, type, error, position] of cases) {
+      const res = await transform({ data, expression });
+      assert.equal(res.statusCode, 400, expression);
+      const body = res.json();
+      assert.equal(body.error_type, type, expression);
+      assert.equal(body.error, error, expression);
+      assert.equal(body.position, position, expression);
+      assert.equal(body.detail, `Invalid JMESPath expression: ${error}.`, expression);
+    }
+  });
+
   it('an unbound variable is undefined_variable', async () => {
     const res = await transform({ data: {}, expression: '$nope' });
     assert.equal(res.statusCode, 400);

@@ -40,6 +40,28 @@ export function scanExpression(expression: string): Array<{ start: number; end: 
 }
 
 /**
+ * Where the calls of function `name` start in the expression (their names, outside quotes).
+ *
+ * @example
+ *   functionCallPositions("a || nosuch('nosuch(') || nosuch(b)", 'nosuch') // → [5, 25]
+ */
+export function functionCallPositions(expression: string, name: string): number[] {
+  const call = new RegExp(`^${name.replace(/[^\w]/g, '\\$&')}\\s*\\(`);
+  const found: number[] = [];
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i]!;
+    if (QUOTES[c] !== undefined) {
+      let j = i + 1;
+      while (j < expression.length && expression[j] !== c) j += expression[j] === '\\' ? 2 : 1;
+      i = j;
+    } else if ((i === 0 || !/\w/.test(expression[i - 1]!)) && call.test(expression.slice(i, i + name.length + 64))) {
+      found.push(i);
+    }
+  }
+  return found;
+}
+
+/**
  * Rewrite raw string literals as equivalent JSON literals, decoding them as the official
  * JMESPath specification (JEP 12) does: only `\'` is an escape, so `'\\'` is two backslashes.
  * The community library also unescapes `\\`, which breaks an official compliance case.

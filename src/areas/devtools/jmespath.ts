@@ -4,7 +4,7 @@ import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
-import { JmespathLexError, locateParseError, rewriteRawStrings, scanExpression } from './jmespath-syntax.js';
+import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression } from './jmespath-syntax.js';
 
 export type JmespathErrorType =
   | 'syntax'
@@ -40,7 +40,13 @@ const knownFunctions = listFunctionNames(interpreter);
 /** Compiled expressions by text, one LRU per literal mode (no key built per request). */
 const caches = { standard: new Map<string, Ast>(), legacy: new Map<string, Ast>() };
 
-function invalidExpression(expression: string, errorType: JmespathErrorType, message: string, position?: number): DevutilError {
+/** The library's runtime messages that are not sentences, in words. */
+const PLAIN_MESSAGES: Record<string, string> = {
+  'not-a-number': 'Invalid type: an arithmetic operand is not a number',
+};
+
+function invalidExpression(expression: string, errorType: JmespathErrorType, text: string, position?: number): DevutilError {
+  const message = (PLAIN_MESSAGES[text] ?? text).replace(/\.$/, '');
   const error = position === undefined ? message : `${message} (at position ${position})`;
   return new DevutilError('invalid_expression', `Invalid JMESPath expression: ${error}.`, {
     extra: { error, error_type: errorType, expression, ...(position === undefined ? {} : { position }) },
@@ -66,7 +72,8 @@ function checkFunctionNames(node: unknown, expression: string): void {
   const n = node as { type?: string; name?: string };
   if (n.type === 'Literal') return;
   if (n.type === 'Function' && !knownFunctions.has(n.name!)) {
-    throw invalidExpression(expression, 'unknown_function', `Unknown function: ${n.name}()`);
+    // Every call of an unknown name fails: the first one is where.
+    throw invalidExpression(expression, 'unknown_function', `Unknown function: ${n.name}()`, functionCallPositions(expression, n.name!)[0]);
   }
   for (const value of Object.values(n)) if (typeof value === 'object') checkFunctionNames(value, expression);
 }
@@ -96,6 +103,16 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
   cache.set(expression, ast);
   if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return ast;
+}
+
+/**
+ * Where a runtime error happened, when its message names a function (`abs() takes 1 argument`)
+ * called only once in the expression; undefined when that cannot be told for sure.
+ */
+function runtimeErrorPosition(expression: string, message: string): number | undefined {
+  const name = /\b([A-Za-z_]\w*)\(\)/.exec(message)?.[1];
+  const calls = name === undefined ? [] : functionCallPositions(expression, name);
+  return calls.length === 1 ? calls[0] : undefined;
 }
 
 /** Count the values of a result as serialisation would expand them, stopping at the bound. */
@@ -139,7 +156,7 @@ export function transformJson(data: unknown, expression: string, options: Transf
     if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
-    throw invalidExpression(expression, row ? row[1] : 'invalid_value', message);
+    throw invalidExpression(expression, row ? row[1] : 'invalid_value', message, runtimeErrorPosition(expression, message));
   }
   checkResultSize(result);
   return result ?? null;
