@@ -373,3 +373,24 @@ describe('POST /v1/date-format: "now" at exactly 12:00:00.000 is not mistaken fo
     assert.equal(monday.json().formatted, '2026-03-09 00:00');
   });
 });
+
+describe('POST /v1/date-format: weekday names (as the OpenAPI description states)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-11-24T10:00:00Z'); // a Tuesday
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+
+  it('"friday"/"this friday" are the coming one, "next friday" next week\'s, "last friday" the most recent; today counts for the bare name', async () => {
+    const cases: Array<[string, string]> = [
+      ['friday', '2026-11-27'], ['this friday', '2026-11-27'], ['next friday', '2026-12-04'], ['last friday', '2026-11-20'],
+      ['tuesday', '2026-11-24'], ['next tuesday', '2026-12-01'], ['last tuesday', '2026-11-17'], ['next friday 5pm', '2026-12-04'],
+    ];
+    for (const [date, day] of cases) {
+      const res = await format({ date, output_format: '%Y-%m-%d' });
+      assert.equal(res.statusCode, 200, date);
+      assert.equal(res.json().formatted, day, date);
+    }
+  });
+});
