@@ -182,6 +182,11 @@ describe('JWT bad input', () => {
     }
   });
 
+  it('calls a header without alg malformed (RFC 7515 §4.1.1 requires it)', async () => {
+    const body = await verifyWithSecret(signHs256({ typ: 'JWT' }, { sub: 'x' }));
+    assert.deepEqual(body, { valid: false, reason: 'malformed', error: 'the header has no "alg"' });
+  });
+
   it('refuses a header with crit extensions as malformed', async () => {
     const body = await verifyWithSecret(signHs256({ alg: 'HS256', crit: ['exp'] }, { sub: 'x' }));
     assert.deepEqual(body, { valid: false, reason: 'malformed', error: 'the header lists "crit" extensions, which this verifier does not support' });

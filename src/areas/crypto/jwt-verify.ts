@@ -46,6 +46,8 @@ export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions)
   }
   const alg = read.header.alg;
   if (typeof alg === 'string' && alg.toLowerCase() === 'none') return fail('algorithm_not_allowed', 'alg "none" (an unsigned token) is never accepted');
+  // A JWS header must name its algorithm (RFC 7515 §4.1.1): without one the token is malformed.
+  if (alg === undefined) return fail('malformed', 'the header has no "alg"');
   if (!isJwtAlgorithm(alg)) return fail('algorithm_not_allowed', `alg ${JSON.stringify(alg)} is not a supported JWS algorithm`);
   if (options.algorithms && !options.algorithms.includes(alg)) return fail('algorithm_not_allowed', `alg ${alg} is not in the allowed algorithms (${options.algorithms.join(', ')})`);
   const mismatch = keyMismatch(alg, key);
