@@ -181,6 +181,8 @@ describe('mock-data types produce values of the right shape', () => {
     const patterns = [
       '(?<x>ab)\\k<x>', '(?P<x>ab)(?P=x)', '(?<x>a|b)(?<y>\\d)\\k<y>\\k<x>\\2\\1', '(?<x>a)?(?<y>b)\\k<y>',
       `(?<q>['"])\\w{1,3}\\k<q>1`, '(\\d)(?<n>x|y)\\k<n>\\1', '(?P<w>[a-z]{2}) (?P=w)-[(?P=w)]', '(?<é>[α-ω])\\k<é>',
+      // Numbered references count named groups too, and groups an optional part skipped.
+      '(?<a>x|y)\\1', '(a)?(b)\\2', '(a)|(b)\\2',
     ];
     const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
     const rows = await generate({ fields, rows: 30, seed: 5 });

@@ -83,8 +83,9 @@ function rewriteNamedGroups(pattern: string, numbers?: Map<string, number>): str
 
 /**
  * The pattern in JavaScript syntax, and what randexp generates from: the same, or when a named group
- * is referred to, the form {@link rewriteNamedGroups} gives with group numbers (`numbered`: randexp
- * must then number groups in pattern order, as references count them).
+ * is referred to, the form {@link rewriteNamedGroups} gives with group numbers. `numbered` when the
+ * pattern has a back-reference: randexp must then number groups in pattern order, as references
+ * count them (it numbers them as it first generates them, so `(a)?(b)\2` or `(?<n>x)\1` went wrong).
  */
 function resolveNamedReferences(pattern: string): { source: string; generator: string; numbered: boolean } {
   const source = rewriteNamedGroups(pattern);
@@ -95,7 +96,7 @@ function resolveNamedReferences(pattern: string): { source: string; generator: s
   for (let i = 0; i < source.length; i++) {
     const c = source[i];
     if (c === '\\') {
-      referred ||= !inClass && source[i + 1] === 'k';
+      referred ||= !inClass && /[k1-9]/.test(source[i + 1] ?? '');
       i++;
     } else if (inClass) inClass = c !== ']';
     else if (c === '[') inClass = true;
@@ -105,8 +106,9 @@ function resolveNamedReferences(pattern: string): { source: string; generator: s
       if (name !== undefined) numbers.set(name, ++count);
     }
   }
-  if (!referred || numbers.size === 0) return { source, generator: source, numbered: false };
-  return { source, generator: rewriteNamedGroups(source, numbers), numbered: true };
+  if (!referred) return { source, generator: source, numbered: false };
+  // Back-references need groups numbered as the pattern numbers them (named ones included).
+  return { source, generator: numbers.size === 0 ? source : rewriteNamedGroups(source, numbers), numbered: true };
 }
 
 /** Number remembered groups in pattern order (randexp would number them as it first generates them). */
