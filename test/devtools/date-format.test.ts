@@ -124,6 +124,22 @@ describe('POST /v1/date-format: natural language with a frozen clock', () => {
     }
     assert.deepEqual(answers, ['2026-03-08T03:30:00+00:00', '2026-03-08T03:30:00+00:00', '2026-03-08T03:30:00+00:00']);
   });
+
+  it('durations before/after a date and "last night" do not depend on the host time zone either', async () => {
+    // 12:00Z is 21:00 on Saturday 7 March in Tokyo; chrono 2.10.3 read these from the host's clock.
+    const cases: Array<[string, string]> = [
+      ['the day after tomorrow', '2026-03-09 21:00'], ['the day before yesterday', '2026-03-05 21:00'],
+      ['3 days after tomorrow', '2026-03-11 21:00'], ['last night', '2026-03-06 22:00'],
+    ];
+    for (const tz of ['Pacific/Kiritimati', 'America/Anchorage', 'UTC']) {
+      process.env.TZ = tz;
+      for (const [date, formatted] of cases) {
+        const res = await format({ date, from_timezone: 'Asia/Tokyo', output_format: '%Y-%m-%d %H:%M' });
+        assert.equal(res.statusCode, 200, `${date} ${res.body}`);
+        assert.equal(res.json().formatted, formatted, `${date} with TZ=${tz}`);
+      }
+    }
+  });
 });
 
 describe('POST /v1/date-format: "today" follows from_timezone near midnight', () => {

@@ -82,8 +82,44 @@ function hasPlaceholderTime(c: chrono.ParsedComponents): boolean {
   return !c.isCertain('hour') && c.get('hour') === 12 && c.get('minute') === 0 && c.get('second') === 0 && c.get('millisecond') === 0;
 }
 
+type MergeResults = (between: string, current: chrono.ParsingResult, next: chrono.ParsingResult) => chrono.ParsingResult;
+
+/** Run `merge` with chrono's bare-Date references taken in the zone of offset `offsetMinutes`. */
+function inZone<T>(offsetMinutes: number | null, merge: () => T): T {
+  const fromDate = chrono.ReferenceWithTimezone.fromDate;
+  chrono.ReferenceWithTimezone.fromDate = (date: Date) => new chrono.ReferenceWithTimezone(date, offsetMinutes ?? undefined);
+  try {
+    return merge();
+  } finally {
+    chrono.ReferenceWithTimezone.fromDate = fromDate;
+  }
+}
+
+/**
+ * chrono's casual English parser, its two "duration before/after a date" refiners ("the day after
+ * tomorrow", "3 days before 5 March", "5 March + 2 days") anchored in the request's zone. chrono
+ * 2.10.3 rebuilds their reference from a bare Date, which it reads in the host's zone, so the
+ * answer depended on the machine's TZ (and could land on the wrong day).
+ */
+const parser = ((): chrono.Chrono => {
+  const casual = chrono.casual.clone();
+  const anchored = casual.refiners.filter((r) => /^ENMergeRelative(FollowBy|After)DateRefiner$/.test(r.constructor.name));
+  if (anchored.length !== 2) throw new Error('chrono-node changed: its relative-date refiners were not found');
+  for (const refiner of anchored as unknown as Array<{ mergeResults: MergeResults }>) {
+    const merge = refiner.mergeResults.bind(refiner);
+    refiner.mergeResults = (between, current, next) => inZone(current.reference.timezoneOffset ?? null, () => merge(between, current, next));
+  }
+  return casual;
+})();
+
+/**
+ * "last night" as yesterday at 22:00 ("tonight" is today at 22:00): chrono 2.10.3 reads it from the
+ * host's clock (before or after 06:00 there) and answers a midnight.
+ */
+const LAST_NIGHT = /\blast\s*night\b/gi;
+
 function parseWithChrono(text: string, options: ParseOptions): chrono.ParsedResult[] {
-  return chrono.parse(text, { instant: new Date(options.now), timezone: options.zone.offset(options.now) });
+  return parser.parse(text, { instant: new Date(options.now), timezone: options.zone.offset(options.now) });
 }
 
 /**
@@ -101,12 +137,13 @@ function namesNoTime(text: string, result: chrono.ParsedResult, options: ParseOp
  * Natural language through chrono, with "now" and the wall clock taken in the request's zone. A
  * date without a time of day is midnight, as ISO `2026-03-15` is; chrono would say noon.
  */
-function parseNaturalLanguage(text: string, options: ParseOptions): DateTime {
+function parseNaturalLanguage(input: string, options: ParseOptions): DateTime {
+  const text = input.replace(LAST_NIGHT, 'yesterday 10pm');
   const results = parseWithChrono(text, options);
   const [result] = results;
   // Partial matches ("yesterday" out of "yesterday at 25:00") would silently drop what the user said.
   if (results.length !== 1 || result.index !== 0 || result.text.length !== text.length) {
-    throw bad(`"${text}" is not a date in a recognised format (ISO 8601, RFC 2822, Unix timestamp or plain English)`);
+    throw bad(`"${input}" is not a date in a recognised format (ISO 8601, RFC 2822, Unix timestamp or plain English)`);
   }
   const c = result.start;
   const hour = namesNoTime(text, result, options) ? 0 : c.get('hour');
