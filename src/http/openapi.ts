@@ -16,6 +16,71 @@ prefix and a counter, e.g. \`q3ZP0aBcDeFg-1a\`); logs carry the same id.
 
 Decisions where the specification is silent are written in each operation's description.`;
 
+/** Response headers the service sets, documented once and referenced from each response. */
+const RESPONSE_HEADERS = {
+  'X-Request-Id': {
+    description: 'On every response: the caller\'s own X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], otherwise a new one.',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute, when the key\'s plan has a rate limit.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute, when the plan has a rate limit.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Epoch seconds at which the current minute\'s window ends, when the plan has a rate limit.', schema: { type: 'integer' } },
+  'X-Credits-Limit': {
+    description: 'Monthly credits of the key\'s plan, on metered calls (devtools; other areas when the plan gives them a cost) of plans with a credit limit.',
+    schema: { type: 'integer' },
+  },
+  'X-Credits-Remaining': { description: 'Credits left this month, on the same calls as X-Credits-Limit.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (rate limit or credits spent).', schema: { type: 'integer' } },
+} as const;
+
+type Header = keyof typeof RESPONSE_HEADERS;
+interface Operation {
+  operationId?: string;
+  security?: Array<Record<string, unknown>>;
+  responses?: Record<string, { headers?: Record<string, unknown> }>;
+}
+
+/**
+ * `getBinsByBinIdRequests` for `GET /v1/bins/{bin_id}/requests`: the method, then the path's words
+ * without the version, a parameter as `By` + its name. Unique, since a method and a path are.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path.split('/').filter((segment) => segment !== '' && segment !== 'v1').flatMap((segment) => {
+    const param = /^\{(.+)\}$/.exec(segment);
+    return param ? ['by', ...param[1].split(/[-_.]/)] : segment.split(/[-_.]/);
+  });
+  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/**
+ * Give every operation an `operationId` (for client generators; routes set none) and list the headers each response
+ * carries: X-Request-Id always; on keyed operations the rate-limit headers, and the credit headers
+ * on success; Retry-After on a 429.
+ */
+function completeOperations(doc: { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> }) {
+  doc.components = { ...doc.components, headers: RESPONSE_HEADERS };
+  const ref = (name: Header) => ({ $ref: `#/components/headers/${name}` });
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    // A route with several methods shares one operation object among them: each gets its own.
+    const seen = new Set<Operation>();
+    for (const [method, shared] of Object.entries(item)) {
+      const op = seen.has(shared) ? { ...shared } : shared;
+      seen.add(shared);
+      item[method] = op;
+      op.operationId = operationIdOf(method, path);
+      const keyed = op.security?.some((scheme) => Object.hasOwn(scheme, 'apiKey')) ?? false;
+      for (const [status, response] of Object.entries(op.responses ?? {})) {
+        const names: Header[] = ['X-Request-Id'];
+        if (keyed) names.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+        if (keyed && status.startsWith('2')) names.push('X-Credits-Limit', 'X-Credits-Remaining');
+        if (status === '429') names.push('Retry-After');
+        response.headers = { ...Object.fromEntries(names.map((name) => [name, ref(name)])), ...response.headers };
+      }
+    }
+  }
+  return doc;
+}
+
 /** OpenAPI 3.1 generated from the route schemas, at /openapi.json, and a browsable /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -31,6 +96,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    transformObject: (document) => completeOperations((document as { openapiObject: never }).openapiObject) as never,
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',

@@ -3,11 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import { ERROR_CATALOGUE } from '../../src/errors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }>; requestBody?: unknown; summary?: string; description?: string };
+type Operation = {
+  responses?: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }>; headers?: Record<string, { $ref?: string }> }>;
+  requestBody?: unknown; summary?: string; description?: string; operationId?: string; security?: Array<Record<string, unknown>>;
+};
 
 describe('OpenAPI document', () => {
   let t: TestApp;
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { headers: Record<string, { schema: { type: string } }> } };
   before(async () => {
     t = await buildTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
@@ -43,6 +46,28 @@ describe('OpenAPI document', () => {
     }
     const missing = Object.keys(ERROR_CATALOGUE).filter((c) => !codes.has(c));
     assert.deepEqual(missing, [], `undocumented error codes: ${missing.join(', ')}`);
+  });
+
+  it('every operation has its own operationId, derived from method and path', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(doc.paths['/v1/bins/{bin_id}/requests/{request_id}/replay'].post.operationId, 'postBinsByBinIdRequestsByRequestIdReplay');
+    assert.equal(doc.paths['/v1/auth/jwt-verify'].post.operationId, 'postAuthJwtVerify');
+    // The catch path takes every method: one operation each.
+    assert.equal(doc.paths['/v1/catch/{bin_id}'].head.operationId, 'headCatchByBinId');
+    assert.equal(doc.paths['/v1/catch/{bin_id}'].post.operationId, 'postCatchByBinId');
+  });
+
+  it('every response lists the headers it carries', () => {
+    const refs = (op: Operation, status: string) => Object.keys(op.responses?.[status]?.headers ?? {});
+    for (const { path, method, op } of operations()) {
+      for (const status of Object.keys(op.responses ?? {})) assert.ok(refs(op, status).includes('X-Request-Id'), `${method} ${path} ${status}`);
+    }
+    const sort = doc.paths['/v1/array-ops'].post;
+    assert.deepEqual(refs(sort, '200'), ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Limit', 'X-Credits-Remaining']);
+    assert.ok(refs(sort, '429').includes('Retry-After'));
+    assert.deepEqual(refs(doc.paths['/healthz'].get, '200'), ['X-Request-Id']);
+    for (const name of ['X-Request-Id', 'X-Credits-Remaining', 'Retry-After']) assert.ok(doc.components.headers[name]?.schema.type, name);
   });
 
   it('every operation has a summary and a success response', () => {
