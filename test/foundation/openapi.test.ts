@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { ERROR_CATALOGUE } from '../../src/errors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -23,6 +24,11 @@ describe('OpenAPI document', () => {
 
   it('is OpenAPI 3.1 and needs no key', () => {
     assert.equal(doc.openapi, '3.1.0');
+  });
+
+  it('is valid against the OpenAPI 3.1 schema', async () => {
+    const result = await new Validator().validate(doc as never);
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
   });
 
   it('documents every route of the app', () => {
