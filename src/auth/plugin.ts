@@ -31,10 +31,12 @@ declare module 'fastify' {
 /** Routes plugins register without our config (the docs UI) that are public by nature. */
 const PUBLIC_PREFIXES = ['/docs'];
 
+/** Any request: headers too slow or too large are answered before routing (src/http/client-error.ts). */
+const CLIENT_ERRORS: ErrorCode[] = ['request_timeout', 'headers_too_large'];
+
 /** Errors each kind of route can answer with before its handler runs (documented in OpenAPI). */
 function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
-  // Any request: headers too slow or too large are answered before routing (src/http/client-error.ts).
-  const codes: ErrorCode[] = ['request_timeout', 'headers_too_large', 'internal_error'];
+  const codes: ErrorCode[] = [...CLIENT_ERRORS, 'internal_error'];
   if (area === 'admin') codes.push('invalid_admin_token');
   if (area !== 'public' && area !== 'admin') {
     codes.push('missing_api_key', 'invalid_api_key', 'rate_limited', 'storage_unavailable');
@@ -61,6 +63,12 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       route.config = { ...(route.config ?? {}), area };
     }
     for (const method of [route.method].flat()) app.routeTable.push({ method, url: route.url, area });
+    if (area === 'public' && route.schema?.response) {
+      // Public routes declare their own errors; any request can also be too slow or too large in its headers.
+      const response = { ...(route.schema.response as Record<string, unknown>) };
+      mergeErrorResponses(response, CLIENT_ERRORS);
+      route.schema = { ...route.schema, response };
+    }
     if (area !== 'public') {
       route.schema = { ...(route.schema ?? {}) };
       route.schema.tags ??= [area === 'admin' || area === 'account' ? 'keys' : area];

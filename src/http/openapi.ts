@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -37,7 +38,7 @@ type Header = keyof typeof RESPONSE_HEADERS;
 interface Operation {
   operationId?: string;
   security?: Array<Record<string, unknown>>;
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
+  responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
 }
 
 /**
@@ -75,6 +76,8 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
         if (keyed && status.startsWith('2')) names.push('X-Credits-Limit', 'X-Credits-Remaining');
         if (status === '429') names.push('Retry-After');
         response.headers = { ...Object.fromEntries(names.map((name) => [name, ref(name)])), ...response.headers };
+        // The generator's placeholder for a success without its own description: the status's name.
+        if (response.description === 'Default Response') response.description = STATUS_CODES[Number(status)] ?? 'Success';
       }
     }
   }

@@ -74,6 +74,13 @@ describe('OpenAPI document', () => {
     assert.ok(refs(sort, '429').includes('Retry-After'));
     assert.deepEqual(refs(doc.paths['/healthz'].get, '200'), ['X-Request-Id']);
     for (const name of ['X-Request-Id', 'X-Credits-Remaining', 'Retry-After']) assert.ok(doc.components.headers[name]?.schema.type, name);
+    // Public routes too list the answers any request can get before routing.
+    for (const path of ['/healthz', '/v1/catch/{bin_id}', '/v1/mock/{mock_id}']) {
+      for (const [method, op] of Object.entries(doc.paths[path])) assert.ok(op.responses?.['408'] && op.responses['431'], `${method} ${path}`);
+    }
+    // Successes are described by their status's name where the route gives no description.
+    assert.equal((doc.paths['/v1/bins'].post.responses?.['201'] as { description?: string }).description, 'Created');
+    assert.equal((doc.paths['/v1/array-ops'].post.responses?.['200'] as { description?: string }).description, 'OK');
   });
 
   it('every operation has a summary and a success response', () => {
