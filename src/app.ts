@@ -14,6 +14,7 @@ import webhookRoutes from './areas/webhook/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { answerClientError } from './http/client-error.js';
+import { CORS_HEADERS, registerPreflight } from './http/cors.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
@@ -163,6 +164,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const takesBody = route.schema?.body !== undefined;
     route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
       reply.header('x-request-id', request.id);
+      // A browser on another origin may read the answer (src/http/cors.ts).
+      if (request.headers.origin !== undefined) reply.headers(CORS_HEADERS);
       if (takesBody) request.body = {};
     });
   });
@@ -170,5 +173,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   await app.register(opsRoutes, ctx);
   await app.register(keyRoutes, ctx);
   for (const area of config.areas) await app.register(AREA_PLUGINS[area], ctx);
+  registerPreflight(app);
   return app;
 }

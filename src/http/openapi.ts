@@ -15,6 +15,10 @@ of nesting. Timestamps are ISO 8601 UTC with milliseconds. Every response carrie
 caller's own when it is 1-128 characters of \`[A-Za-z0-9._:-]\`, otherwise a new one (a random per-process
 prefix and a counter, e.g. \`q3ZP0aBcDeFg-1a\`); logs carry the same id.
 
+Browsers on other origins may call the API: a request with \`Origin\` gets \`Access-Control-Allow-Origin: *\` and can read the
+headers above (keys travel in headers, never in cookies), and a CORS preflight (OPTIONS with
+\`Access-Control-Request-Method\`) on any API path is answered 204. The catch and mock paths answer OPTIONS themselves.
+
 Decisions where the specification is silent are written in each operation's description.`;
 
 /** Response headers the service sets, documented once and referenced from each response. */

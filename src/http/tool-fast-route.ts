@@ -32,11 +32,15 @@ export interface ToolFastRouteOptions {
 }
 
 
-/** The requests a tool fast route takes: the common shape of an API call; anything else goes to Fastify. */
+/**
+ * The requests a tool fast route takes: the common shape of an API call; anything else goes to
+ * Fastify (a browser's cross-origin call, with `Origin`, too: Fastify adds the CORS headers).
+ */
 function isPlainCall(headers: IncomingHttpHeaders): boolean {
   const type = headers['content-type']?.toLowerCase();
   return (
     typeof headers['x-api-key'] === 'string' &&
+    headers.origin === undefined &&
     headers['x-marketplace-key'] === undefined &&
     headers['transfer-encoding'] === undefined &&
     headers['content-length'] !== undefined &&
