@@ -120,6 +120,18 @@ describe('mock serving (inject)', () => {
     }
   });
 
+  it('a path with a lone surrogate or a . or .. segment is 422 and no mock is created', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: t.auth })).json().total;
+    for (const path of ['/a\ud800b', '/a/../b', '/./x', '/a/..']) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path, body: 'x' } });
+      assert.equal(res.statusCode, 422, path);
+      assert.equal(res.json().errors[0].path, 'path', path);
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: t.auth })).json().total, before);
+    // Dots inside a segment are ordinary characters.
+    assert.equal((await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path: '/v1.2/a..b/.well-known' } })).statusCode, 201);
+  });
+
   it('HEAD, 204 and 304 carry no body', async () => {
     const ok = await createMock({ body: 'payload' });
     const head = await t.app.inject({ method: 'HEAD', url: `/v1/mock/${ok}` });

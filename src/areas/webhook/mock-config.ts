@@ -51,6 +51,12 @@ function validate(input: MockInput): void {
   if (input.content_type !== undefined && !HEADER_VALUE.test(input.content_type)) {
     errors.push({ path: 'content_type', message: 'must not contain CR, LF, NUL or other control characters' });
   }
+  if (typeof input.path === 'string') {
+    // Its URL must be one a client sends as written: no lone surrogate (no URL encodes it), no `.` or
+    // `..` segment (clients resolve them away before sending).
+    if (!(input.path as string & { isWellFormed(): boolean }).isWellFormed()) errors.push({ path: 'path', message: 'must not contain a lone surrogate' });
+    else if (/\/\.\.?(?=\/|$)/.test(input.path)) errors.push({ path: 'path', message: 'must not contain . or .. segments' });
+  }
   if (input.body !== undefined && input.response_body !== undefined) {
     errors.push({ path: 'response_body', message: 'cannot be given together with body' });
   }

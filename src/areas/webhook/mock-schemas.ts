@@ -31,7 +31,8 @@ function mockFields(withDefaults: boolean) {
     },
     path: {
       type: withDefaults ? 'string' : ['string', 'null'], pattern: '^/[^?#\\s]*$', maxLength: 1024,
-      description: 'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer.',
+      description: 'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer. ' +
+        'No `.` or `..` segment (clients resolve them away before sending) and no lone surrogate.',
     },
   };
 }
