@@ -20,6 +20,13 @@ const MALFORMED = { code: 'bad_request' as const, detail: 'The request is not va
 export function answerClientError(nextRequestId: () => string): (err: Error & { code?: string }, socket: Socket) => void {
   return (err, socket) => {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // A response already under way on this connection (a stream, a pipelined answer): writing an
+    // answer now would land inside it; close instead, as Node's own handler does.
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+    if (inFlight?.headersSent) {
+      socket.destroy(err);
+      return;
+    }
     const known = PARSER_ERRORS[err.code ?? ''] ?? MALFORMED;
     const e = new DevutilError(known.code, known.detail);
     const body = JSON.stringify(errorBody(e));

@@ -56,6 +56,27 @@ describe('requests the HTTP parser refuses', () => {
     assert.deepEqual(answer.body, { detail: 'The request headers are larger than the limit (16 KiB).', code: 'headers_too_large' });
   });
 
+  it('garbage after a request whose answer is already streaming closes the connection instead of writing into that answer', async () => {
+    const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n') && !text.includes('GARBAGE-SENT')) {
+          text += 'GARBAGE-SENT';
+          socket.write('GARBAGE \x01\r\n\r\n');
+        }
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', (err) => (text ? resolve(text) : reject(err)));
+    });
+    assert.match(raw, /^HTTP\/1\.1 200 /);
+    assert.match(raw, /text\/event-stream/);
+    assert.doesNotMatch(raw, /400 Bad Request/);
+  });
+
   it('the server keeps answering well-formed requests afterwards', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     assert.equal(res.status, 200);
