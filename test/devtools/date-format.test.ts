@@ -130,6 +130,7 @@ describe('POST /v1/date-format: natural language with a frozen clock', () => {
     const cases: Array<[string, string]> = [
       ['the day after tomorrow', '2026-03-09 21:00'], ['the day before yesterday', '2026-03-05 21:00'],
       ['3 days after tomorrow', '2026-03-11 21:00'], ['last night', '2026-03-06 22:00'],
+      ['last night at 11pm', '2026-03-06 23:00'], ['last night 9:30pm', '2026-03-06 21:30'],
     ];
     for (const tz of ['Pacific/Kiritimati', 'America/Anchorage', 'UTC']) {
       process.env.TZ = tz;

@@ -105,18 +105,27 @@ const parser = ((): chrono.Chrono => {
   const casual = chrono.casual.clone();
   const anchored = casual.refiners.filter((r) => /^ENMergeRelative(FollowBy|After)DateRefiner$/.test(r.constructor.name));
   if (anchored.length !== 2) throw new Error('chrono-node changed: its relative-date refiners were not found');
-  for (const refiner of anchored as unknown as Array<{ mergeResults: MergeResults }>) {
-    const merge = refiner.mergeResults.bind(refiner);
-    refiner.mergeResults = (between, current, next) => inZone(current.reference.timezoneOffset ?? null, () => merge(between, current, next));
+  for (const refiner of anchored) {
+    // clone() shares the refiner objects with chrono.casual: patch a copy of each, not the original.
+    const own = Object.create(refiner) as { mergeResults: MergeResults };
+    const merge = own.mergeResults.bind(own);
+    own.mergeResults = (between, current, next) => inZone(current.reference.timezoneOffset ?? null, () => merge(between, current, next));
+    casual.refiners[casual.refiners.indexOf(refiner)] = own as unknown as (typeof casual.refiners)[number];
   }
   return casual;
 })();
 
 /**
- * "last night" as yesterday at 22:00 ("tonight" is today at 22:00): chrono 2.10.3 reads it from the
- * host's clock (before or after 06:00 there) and answers a midnight.
+ * "last night" read as "yesterday" (chrono 2.10.3 reads it from the host's clock, before or after
+ * 06:00 there, and answers a midnight): alone it is yesterday at 22:00 ("tonight" is today at
+ * 22:00); with a time ("last night at 11pm") it is that time yesterday.
  */
 const LAST_NIGHT = /\blast\s*night\b/gi;
+const ONLY_LAST_NIGHT = /^\s*last\s*night\s*$/i;
+
+function withoutLastNight(text: string): string {
+  return ONLY_LAST_NIGHT.test(text) ? 'yesterday 10pm' : text.replace(LAST_NIGHT, 'yesterday');
+}
 
 function parseWithChrono(text: string, options: ParseOptions): chrono.ParsedResult[] {
   return parser.parse(text, { instant: new Date(options.now), timezone: options.zone.offset(options.now) });
@@ -138,7 +147,7 @@ function namesNoTime(text: string, result: chrono.ParsedResult, options: ParseOp
  * date without a time of day is midnight, as ISO `2026-03-15` is; chrono would say noon.
  */
 function parseNaturalLanguage(input: string, options: ParseOptions): DateTime {
-  const text = input.replace(LAST_NIGHT, 'yesterday 10pm');
+  const text = withoutLastNight(input);
   const results = parseWithChrono(text, options);
   const [result] = results;
   // Partial matches ("yesterday" out of "yesterday at 25:00") would silently drop what the user said.
