@@ -39,7 +39,8 @@ export interface ToolFastRouteOptions {
 function isPlainCall(headers: IncomingHttpHeaders): boolean {
   const type = headers['content-type']?.toLowerCase();
   return (
-    typeof headers['x-api-key'] === 'string' &&
+    // An empty key is no key (anonymous in a public area, rate-limited by the TRUST_PROXY-aware address).
+    typeof headers['x-api-key'] === 'string' && headers['x-api-key'] !== '' &&
     headers.origin === undefined &&
     headers['x-marketplace-key'] === undefined &&
     headers['transfer-encoding'] === undefined &&

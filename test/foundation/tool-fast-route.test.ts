@@ -214,3 +214,28 @@ describe('tool routes: the pre-router fast route and the Fastify route answer al
     assert.equal(await count(), before + 3);
   });
 });
+
+describe('tool routes: an empty X-API-Key in a public area', () => {
+  it('is anonymous and rate-limited by the TRUST_PROXY-aware client address, over a socket too', async () => {
+    const t = await buildTestApp({ env: { PUBLIC_AREAS: 'devtools', TRUST_PROXY: 'true' } });
+    try {
+      const base = await listenOnLoopback(t.app);
+      const call = (forwardedFor: string) => fetch(`${base}/v1/array-ops`, {
+        method: 'POST',
+        headers: { 'x-api-key': '', 'x-forwarded-for': forwardedFor, 'content-type': 'application/json' },
+        body: JSON.stringify({ operation: 'sort', arrays: [[2, 1]] }),
+      });
+      const remaining = async (forwardedFor: string) => {
+        const res = await call(forwardedFor);
+        assert.equal(res.status, 200);
+        return res.headers.get('x-ratelimit-remaining');
+      };
+      // One bucket per client address, not one for every caller behind the proxy.
+      assert.equal(await remaining('203.0.113.1'), '59');
+      assert.equal(await remaining('203.0.113.2'), '59');
+      assert.equal(await remaining('203.0.113.1'), '58');
+    } finally {
+      await t.close();
+    }
+  });
+});
