@@ -215,6 +215,15 @@ describe('POST /v1/regex-extract', () => {
     assert.match(res.json().errors[0].message, /Duplicate capture group name/);
   });
 
+  it('(?P=name) naming no group is 422 with or without u, as in Python', async () => {
+    for (const flags of ['', 'u', 'i']) {
+      const res = await extract({ pattern: 'a(?P=missing)', text: 'ak<missing>', flags });
+      assert.equal(res.statusCode, 422, flags);
+      assert.match(res.json().errors[0].message, /Invalid regular expression: \(\?P=missing\) refers to no group named "missing"/);
+    }
+    assert.equal((await extract({ pattern: '(?P<x>a)(?P=x)', text: 'aa' })).statusCode, 200);
+  });
+
   it('422 for an invalid pattern, Python spelling included', async () => {
     for (const pattern of ['(', '(?P<1x>a)', 'a{2,1}', '(?P=missing)']) {
       const res = await extract({ pattern, text: 'a', flags: 'u' });

@@ -58,7 +58,14 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
     } else if (c === '(' && (pattern.startsWith('?P=', i + 1) || pattern.startsWith('?#', i + 1))) {
       const close = pattern.indexOf(')', i);
       if (close < 0) return out + pattern.slice(i); // unbalanced: let the engine say so
-      if (pattern[i + 2] === 'P') out += `\\k<${pattern.slice(i + 4, close)}>`;
+      if (pattern[i + 2] === 'P') {
+        const name = pattern.slice(i + 4, close);
+        // Python refuses a reference to a group the pattern does not name (JavaScript would read it as text).
+        if (!new RegExp(`\\(\\?P?<${name.replace(/[^\w]/g, '\\$&')}>`).test(pattern)) {
+          throw invalidField('pattern', `is not a valid regular expression: Invalid regular expression: (?P=${name}) refers to no group named "${name}"`);
+        }
+        out += `\\k<${name}>`;
+      }
       i = close;
     } else {
       out += c;
