@@ -153,6 +153,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   });
   registerErrorHandling(app, (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (request.headers.origin !== undefined) reply.headers(CORS_HEADERS);
     reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
   });
 

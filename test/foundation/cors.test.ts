@@ -51,6 +51,9 @@ describe('CORS for browser clients', () => {
     const denied = await fetch(`${base}/v1/account`, { headers: { origin: ORIGIN } });
     assert.equal(denied.status, 401);
     assert.equal(denied.headers.get('access-control-allow-origin'), '*');
+    const unknown = await fetch(`${base}/v1/nope`, { headers: { origin: ORIGIN } });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers.get('access-control-allow-origin'), '*');
   });
 
   it('calls without Origin carry no CORS headers', async () => {
