@@ -14,7 +14,7 @@ import webhookRoutes from './areas/webhook/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { answerClientError } from './http/client-error.js';
-import { CORS_HEADERS, registerPreflight } from './http/cors.js';
+import { allowCrossOrigin, registerPreflight } from './http/cors.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
@@ -153,7 +153,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   });
   registerErrorHandling(app, (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (request.headers.origin !== undefined) reply.headers(CORS_HEADERS);
+    allowCrossOrigin(request, reply);
     reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
   });
 
@@ -166,7 +166,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
       reply.header('x-request-id', request.id);
       // A browser on another origin may read the answer (src/http/cors.ts).
-      if (request.headers.origin !== undefined) reply.headers(CORS_HEADERS);
+      allowCrossOrigin(request, reply);
       if (takesBody) request.body = {};
     });
   });

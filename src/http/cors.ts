@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DevutilError } from '../errors.js';
 
 /**
@@ -11,6 +11,14 @@ export const CORS_HEADERS = {
   'access-control-expose-headers':
     'X-Request-Id, X-Credits-Limit, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
 };
+
+/**
+ * Add {@link CORS_HEADERS} to the reply of a request that came with `Origin` (a browser on another
+ * origin); any other request is left as it is.
+ */
+export function allowCrossOrigin(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.headers.origin !== undefined) reply.headers(CORS_HEADERS);
+}
 
 /** The answer to a browser's preflight for an API route: what a cross-origin call may send. */
 const PREFLIGHT_HEADERS = {

@@ -49,7 +49,7 @@ interface Operation {
  * `getBinsByBinIdRequests` for `GET /v1/bins/{bin_id}/requests`: the method, then the path's words
  * without the version, a parameter as `By` + its name. Unique, since a method and a path are.
  */
-export function operationIdOf(method: string, path: string): string {
+function operationIdOf(method: string, path: string): string {
   const words = path.split('/').filter((segment) => segment !== '' && segment !== 'v1').flatMap((segment) => {
     const param = /^\{(.+)\}$/.exec(segment);
     return param ? ['by', ...param[1].split(/[-_.]/)] : segment.split(/[-_.]/);

@@ -13,6 +13,14 @@ export class JmespathLexError extends Error {
 
 const QUOTES: Record<string, string> = { "'": 'raw string literal', '"': 'quoted identifier', '`': 'JSON literal' };
 
+/** Index of the quote closing the one at `start` (backslash escapes skipped), or the expression's length when none does. */
+function closingQuote(expression: string, start: number): number {
+  const quote = expression[start];
+  let j = start + 1;
+  while (j < expression.length && expression[j] !== quote) j += expression[j] === '\\' ? 2 : 1;
+  return j;
+}
+
 /**
  * Scan the expression the way the lexer does (quotes, backslash escapes) and fail on an
  * unterminated quote, which the library accepts silently for raw strings, or on a character
@@ -30,8 +38,7 @@ export function scanExpression(expression: string): Array<{ start: number; end: 
       if (!/[\w \t\n\r.*@[\]{}(),:|&!<>=?+\-%/$×÷\u2212]/.test(c)) throw new JmespathLexError(`unknown character ${JSON.stringify(c)}`, i);
       continue;
     }
-    let j = i + 1;
-    while (j < expression.length && expression[j] !== c) j += expression[j] === '\\' ? 2 : 1;
+    const j = closingQuote(expression, i);
     if (j >= expression.length) throw new JmespathLexError(`unterminated ${kind}`, i);
     if (c === "'") raw.push({ start: i, end: j + 1 });
     i = j;
@@ -51,9 +58,7 @@ export function functionCallPositions(expression: string, name: string): number[
   for (let i = 0; i < expression.length; i++) {
     const c = expression[i]!;
     if (QUOTES[c] !== undefined) {
-      let j = i + 1;
-      while (j < expression.length && expression[j] !== c) j += expression[j] === '\\' ? 2 : 1;
-      i = j;
+      i = closingQuote(expression, i);
     } else if ((i === 0 || !/\w/.test(expression[i - 1]!)) && call.test(expression.slice(i, i + name.length + 64))) {
       found.push(i);
     }

@@ -1,6 +1,6 @@
-import { clientAddress } from '../../http/client-address.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { clientAddress } from '../../http/client-address.js';
 import { lookupGeoIp, type GeoResult } from './ip-lookup.js';
 import { andThen } from '../../maybe-promise.js';
 

@@ -54,7 +54,7 @@ function validate(input: MockInput): void {
   if (typeof input.path === 'string') {
     // Its URL must be one a client sends as written: no lone surrogate (no URL encodes it), no `.` or
     // `..` segment (clients resolve them away before sending).
-    if (!(input.path as string & { isWellFormed(): boolean }).isWellFormed()) errors.push({ path: 'path', message: 'must not contain a lone surrogate' });
+    if (!isWellFormed(input.path)) errors.push({ path: 'path', message: 'must not contain a lone surrogate' });
     else if (/\/\.\.?(?=\/|$)/.test(input.path)) errors.push({ path: 'path', message: 'must not contain . or .. segments' });
   }
   if (input.body !== undefined && input.response_body !== undefined) {
@@ -72,6 +72,7 @@ function validate(input: MockInput): void {
  * read back as three U+FFFD).
  */
 const wellFormed = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed();
+const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 const wellFormedOrNull = (text: string | undefined): string | null => (text === undefined ? null : wellFormed(text));
 
 /** Names lower-cased (so `content_type` can win over `Content-Type`), in a null-prototype object. */
