@@ -3,6 +3,7 @@ import http from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { canPrevalidateHeads } from '../../src/http/prevalidated-head.js';
 import { comparable, overSocket } from '../helpers/socket-exchange.js';
 import { createMock as createMockVia, hitCount as hitCountVia } from './mock-helpers.js';
 
@@ -162,6 +163,40 @@ describe('mock serving over a real socket', () => {
         if (headers['x-note']) assert.match(head, /\r\nx-note: caf\xe9\r\n/, label);
       }
     }
+  });
+
+  it('the head on the wire: the mock\'s headers, then the serving headers, in one order on every hit (checked once, not per hit)', async () => {
+    assert.equal(canPrevalidateHeads, true, 'this Node keeps set headers where writeHead(status) reads them');
+    const id = await createMock({ headers: { 'X-Trace': 'a b', link: '</x>; rel=preload', 'x-latin': 'caf\u00e9' }, body: 'hi', content_type: 'text/plain' });
+    const rawHead = () =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(base).port), '127.0.0.1');
+        socket.write(`GET /v1/mock/${id} HTTP/1.1\r\nHost: x\r\nX-Request-Id: fixed-id.1\r\nConnection: close\r\n\r\n`);
+        const chunks: Buffer[] = [];
+        socket.on('data', (c: Buffer) => chunks.push(c));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')));
+        socket.on('error', reject);
+      });
+    for (let hit = 0; hit < 3; hit++) {
+      const answer = await rawHead();
+      const lines = answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n');
+      assert.deepEqual(lines.filter((l) => !l.startsWith('Date: ')), [
+        'HTTP/1.1 200 OK',
+        'x-trace: a b',
+        'link: </x>; rel=preload',
+        'x-latin: caf\xe9',
+        'access-control-allow-origin: *',
+        'content-type: text/plain',
+        `x-mock-id: ${id}`,
+        'x-content-type-options: nosniff',
+        'content-security-policy: sandbox',
+        'content-length: 2',
+        'x-request-id: fixed-id.1',
+        'Connection: close',
+      ], `hit ${hit + 1}`);
+      assert.equal(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'hi');
+    }
+    assert.equal(await hitCount(id), 3);
   });
 
   it('header names such as __proto__ and constructor are plain data, stored and served', async () => {

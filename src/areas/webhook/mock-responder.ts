@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { prevalidatedHead, writeHeadPrevalidated, type PrevalidatedHead } from '../../http/prevalidated-head.js';
 import { sendRawError } from '../../http/raw-response.js';
 import { andThen } from '../../maybe-promise.js';
 import type { MockRecord } from '../../storage/types.js';
@@ -80,6 +81,8 @@ interface MockWire {
   bodyless: boolean;
   /** Never changed once built: each hit copies it and fills in the last value, its X-Request-Id. */
   headers: readonly string[];
+  /** The same headers but the last, checked once (null when they cannot be: `writeHead` with the list then checks them). */
+  head: PrevalidatedHead | null;
 }
 
 /** Headers the service sets on every serving response; the mock's own header of that name is not sent. */
@@ -128,7 +131,7 @@ function encodeWire(mock: MockRecord, configured: string): MockWire {
   const bodyless = BODYLESS_STATUSES.has(mock.statusCode);
   const headers = headerList(mock, bytes.length, bodyless);
   const asText = bytes.length <= TEXT_BODY_MAX && !headers.some((part) => NON_ASCII.test(part));
-  return { body: asText ? text : bytes, length: bytes.length, bodyless, headers };
+  return { body: asText ? text : bytes, length: bytes.length, bodyless, headers, head: prevalidatedHead(headers.slice(0, -2)) };
 }
 
 /**
@@ -156,19 +159,22 @@ function wireEncoder(): (mock: MockRecord) => MockWire {
 }
 
 /**
- * The configured answer: interim 1xx if any, then the final status with the wire's header list (its
- * last value set to this request's id). One `writeHead` with the whole list: no header map is built.
+ * The configured answer: interim 1xx if any, then the final status with the wire's headers and this
+ * request's id: its checked head when it has one, else `writeHead` with the list (its last value
+ * set to the id).
  */
 function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, wire: MockWire): void {
-  const headers = wire.headers.slice();
-  headers[headers.length - 1] = requestId;
   let status = mock.statusCode;
   if (status < 200) {
     const interim = INTERIM_WRITERS[status];
     if (interim && req.httpVersion === '1.1' && req.socket?.writable) interim(res, mock);
     status = 200;
   }
-  res.writeHead(status, headers);
+  if (wire.head === null || !writeHeadPrevalidated(res, status, wire.head, requestId)) {
+    const headers = wire.headers.slice();
+    headers[headers.length - 1] = requestId;
+    res.writeHead(status, headers);
+  }
   if (wire.bodyless) res.end();
   else res.end(wire.body);
 }

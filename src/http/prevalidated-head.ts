@@ -1,0 +1,76 @@
+import { IncomingMessage, ServerResponse, validateHeaderName, validateHeaderValue } from 'node:http';
+import { Socket } from 'node:net';
+
+/**
+ * node:http keeps the headers set with `setHeader` in a map under this (module-private) symbol,
+ * `{ lower-case name: [name, value] }`, and `writeHead(status)` writes that map without checking
+ * its names and values again (`setHeader` checked them). Found by its description on a throwaway
+ * response; `null` on a Node whose responses have no such symbol, and callers then use `writeHead`
+ * with a header list.
+ */
+const OUT_HEADERS: symbol | null =
+  Object.getOwnPropertySymbols(new ServerResponse(new IncomingMessage(new Socket()))).find((s) => s.description === 'kOutHeaders') ?? null;
+
+/** Whether this Node lets {@link writeHeadPrevalidated} skip the per-response checks (tests assert it, so the path they cover is the one that runs). */
+export const canPrevalidateHeads = OUT_HEADERS !== null;
+
+/**
+ * A response head whose names and values were checked once, with node:http's own
+ * `validateHeaderName`/`validateHeaderValue`, so that the requests answered with it skip the two
+ * regular-expression tests per header that `writeHead(status, list)` runs on every response (3% of a
+ * mock hit). Each answer adds one last header, its `X-Request-Id`, whose values are safe by
+ * construction (see `requestIds` in src/app.ts).
+ */
+export interface PrevalidatedHead {
+  /** `[name, value]` pairs, as node:http stores them; shared by every answer (node:http only reads them). */
+  entries: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * The checked head of `list` (alternating names and values, names lower-case and distinct), or
+ * `null` when this Node has no header map to fill (see {@link OUT_HEADERS}) or a header would be
+ * refused: `writeHead` with the list then gives the same answer, or the same error, as before.
+ *
+ * @example
+ *   const head = prevalidatedHead(['content-type', 'text/plain', 'x-mock-id', 'mock_1']);
+ *   if (head) writeHeadPrevalidated(res, 200, head, 'req-1'); else res.writeHead(200, [...list, 'x-request-id', 'req-1']);
+ */
+export function prevalidatedHead(list: readonly string[]): PrevalidatedHead | null {
+  if (OUT_HEADERS === null) return null;
+  const entries: Array<readonly [string, string]> = [];
+  const seen = new Set<string>();
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i]!;
+    const value = list[i + 1]!;
+    // The map is keyed by lower-case name: a name twice (or not lower-case) would lose a header, and
+    // `__proto__` would set the map's prototype (node:http's own map has none; this one is a plain object, which V8 keeps fast).
+    if (name !== name.toLowerCase() || seen.has(name) || name === 'x-request-id' || name === '__proto__') return null;
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      return null;
+    }
+    seen.add(name);
+    entries.push([name, value]);
+  }
+  return { entries };
+}
+
+/**
+ * `res.writeHead(status)` with `head` and `x-request-id: requestId` as the response's headers, in
+ * that order, as `writeHead(status, list)` would send them. False (nothing done) when headers were
+ * already set on `res`: the caller then uses `writeHead` with a list.
+ */
+export function writeHeadPrevalidated(res: ServerResponse, status: number, head: PrevalidatedHead, requestId: string): boolean {
+  const outHeaders = OUT_HEADERS as symbol;
+  const target = res as unknown as Record<symbol, unknown>;
+  if (target[outHeaders] !== null && target[outHeaders] !== undefined) return false;
+  const map: Record<string, readonly [string, string]> = {};
+  const { entries } = head;
+  for (let i = 0; i < entries.length; i++) map[entries[i]![0]] = entries[i]!;
+  map['x-request-id'] = ['x-request-id', requestId];
+  target[outHeaders] = map;
+  res.writeHead(status);
+  return true;
+}
