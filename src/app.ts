@@ -77,7 +77,8 @@ function requestIds(): () => string {
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance<RawServerDefault>> {
   const { config } = options;
   const now = options.now ?? Date.now;
-  const store: Store = { ...options.store, keys: withKeyCache(options.store.keys, now) };
+  const keys = await withKeyCache(options.store.keys, now, options.store.pubsub);
+  const store: Store = { ...options.store, keys };
   const nextRequestId = requestIds();
   const requestId = (req: IncomingMessage) => {
     const given = req.headers['x-request-id'];
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
   });
 
+  app.addHook('onClose', () => keys.close());
   await app.register(authPlugin, { gate });
   // After the auth plugin's onRoute hook, so these steps join the hook it put first on keyed routes.
   app.addHook('onRoute', (route) => {

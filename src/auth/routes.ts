@@ -29,6 +29,13 @@ const keyWithSecretSchema = {
   },
 } as const;
 
+/** How a revocation or rotation reaches the other instances (the key cache, src/auth/key-cache.ts). */
+const KEY_CHANGE_REACH = 'Each instance remembers a key it has looked up for up to 2 s; the change is announced to ' +
+  'every instance through the store (Redis pub/sub) before this response is sent, and each drops the key on receipt. ' +
+  'Only an instance that misses the announcement (its Redis subscription lost at that moment) may accept the old ' +
+  'secret, for at most those 2 s. A change made with the CLI on the embedded SQLite store reaches running ' +
+  'processes within 2 s.';
+
 const keyIdParams = {
   type: 'object',
   required: ['key_id'],
@@ -125,7 +132,12 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
 
   app.delete('/v1/admin/keys/:key_id', {
     config: { area: 'admin' },
-    schema: { summary: 'Revoke an API key', params: keyIdParams, response: { 200: deletedSchema('key_id'), ...errorResponses('not_found') } },
+    schema: {
+      summary: 'Revoke an API key',
+      description: `The key answers 401 from then on, on every instance sharing the store. ${KEY_CHANGE_REACH}`,
+      params: keyIdParams,
+      response: { 200: deletedSchema('key_id'), ...errorResponses('not_found') },
+    },
   }, async (request) => {
     const { key_id } = request.params as { key_id: string };
     if (!(await store.keys.revokeKey(key_id, now()))) throw new DevutilError('not_found', `No active key ${key_id}.`);
@@ -136,6 +148,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     config: { area: 'admin' },
     schema: {
       summary: 'Give a key a new secret; the old secret stops working at once',
+      description: `The old secret answers 401 from then on, on every instance sharing the store. ${KEY_CHANGE_REACH}`,
       params: keyIdParams,
       response: { 200: keyWithSecretSchema, ...errorResponses('not_found') },
     },

@@ -9,6 +9,9 @@ import type { MaybePromise } from '../maybe-promise.js';
  * `DevutilError('storage_unavailable')` and never pretends a write happened.
  */
 
+/** The pub/sub channel on which a store announces the id of every key it revokes or rotates. */
+export const KEY_CHANGES_CHANNEL = 'keys:changed';
+
 export interface ApiKeyRecord {
   id: string;
   /** SHA-256 hex digest of the secret; the secret itself is never stored. */
@@ -23,6 +26,10 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
 }
 
+/**
+ * Keys. `revokeKey` and `rotateKey` that change a key publish its id on {@link KEY_CHANGES_CHANNEL}
+ * of the store's pubsub, so every instance can drop what it remembers of the key.
+ */
 export interface KeyStore {
   createKey(record: ApiKeyRecord): Promise<void>;
   /** May answer synchronously (a cache hit); callers await or use `andThen`. */
@@ -91,6 +98,24 @@ export interface CapturedRequestRecord {
 /** A list item: everything but headers and body bytes. */
 export type CapturedRequestSummary = Omit<CapturedRequestRecord, 'headers' | 'body'> & { contentLength: number };
 
+/** A message for live streams that a capture publishes on the store's pubsub once it is stored. */
+export interface Announcement {
+  channel: string;
+  /** Built only when someone may hear it (see `PubSub.hasSubscribers`). */
+  message: () => string;
+}
+
+export interface CaptureOptions {
+  maxRequests: number;
+  now: number;
+  /**
+   * Published with the capture, before the promise resolves: subscribers on every instance get the
+   * announcements of one bin's captures in the order the captures were stored (Redis publishes from
+   * the capture's own script; a store whose pubsub is in-process publishes as each commit lands).
+   */
+  announce?: Announcement;
+}
+
 export interface BinStore {
   createBin(bin: BinRecord): Promise<void>;
   getBin(id: string, now: number): Promise<BinRecord | null>;
@@ -101,9 +126,10 @@ export interface BinStore {
   /**
    * Atomically stores one request in a live bin, increments its `requestCount` and evicts the
    * oldest requests beyond `maxRequests`. Resolves only once the write is durable. Returns the
-   * new `requestCount`, or null when the bin does not exist or has expired (nothing stored).
+   * new `requestCount`, or null when the bin does not exist or has expired (nothing stored, nothing
+   * announced).
    */
-  captureRequest(request: CapturedRequestRecord, options: { maxRequests: number; now: number }): Promise<number | null>;
+  captureRequest(request: CapturedRequestRecord, options: CaptureOptions): Promise<number | null>;
   /** Retained requests of a bin, newest first (capture order breaks timestamp ties). */
   listRequests(binId: string, page: Page): Promise<PageOf<CapturedRequestSummary>>;
   getRequest(binId: string, requestId: string): Promise<CapturedRequestRecord | null>;

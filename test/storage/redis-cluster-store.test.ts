@@ -21,7 +21,8 @@ async function clusterUrl(): Promise<string> {
 
 // Any MULTI or script whose keys span two slots fails on a cluster (CROSSSLOT), so the shared
 // suite passing here shows every multi-key operation stays within one hash slot.
-runStoreSuite('redis cluster (3 masters)', async () => createRedisStore({ url: await clusterUrl(), prefix: 'suite' }), { skip });
+const openSuiteStore = async () => createRedisStore({ url: await clusterUrl(), prefix: 'suite' });
+runStoreSuite('redis cluster (3 masters)', openSuiteStore, { skip, makePeer: openSuiteStore });
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const HOUR = 3_600_000;

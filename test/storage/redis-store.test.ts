@@ -9,4 +9,6 @@ after(async () => {
   if (!skip) await cleanup();
 });
 
-runStoreSuite('redis', () => createRedisStore({ url: TEST_REDIS_URL, prefix }), { skip });
+// The peer is a second store on the same prefix: another service instance, as far as Redis can tell.
+const open = () => createRedisStore({ url: TEST_REDIS_URL, prefix });
+runStoreSuite('redis', open, { skip, makePeer: open });

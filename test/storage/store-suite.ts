@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/ids.js';
-import type { BinRecord, CapturedRequestRecord, MockRecord, Store } from '../../src/storage/types.js';
+import { KEY_CHANGES_CHANNEL, type BinRecord, type CapturedRequestRecord, type MockRecord, type Store } from '../../src/storage/types.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const HOUR = 3_600_000;
@@ -26,17 +26,45 @@ export function mockRecord(owner: string, overrides: Partial<MockRecord> = {}): 
   };
 }
 
+/** Resolves once `check()` holds (polling every 20 ms), or after about 5 s whatever it says. */
+async function settle(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 250 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** Newest first, as listings answer: the reverse of the ids in the order they were stored. */
+async function storedOrder(store: Store, binId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 200) {
+    const page = await store.bins.listRequests(binId, { limit: 200, offset });
+    ids.push(...page.items.map((r) => r.id));
+    if (page.items.length < 200) return ids.reverse();
+  }
+}
+
+export interface StoreSuiteOptions {
+  skip?: string;
+  /**
+   * A second store on the same data, as another service instance would open it (Redis: another
+   * connection on the same prefix). Without it the cross-instance cases run on the one store.
+   */
+  makePeer?: () => Promise<Store>;
+}
+
 /**
  * The one suite every store implementation must pass, unchanged. `makeStore` returns a fresh,
  * empty store (or one isolated by a key prefix).
  */
-export function runStoreSuite(name: string, makeStore: () => Promise<Store>, options: { skip?: string } = {}): void {
+export function runStoreSuite(name: string, makeStore: () => Promise<Store>, options: StoreSuiteOptions = {}): void {
   describe(`store contract: ${name}`, { skip: options.skip }, () => {
     let store: Store;
+    /** Another instance on the same data (the store itself when the implementation has no such thing). */
+    let peer: Store;
     before(async () => {
       store = await makeStore();
+      peer = options.makePeer ? await options.makePeer() : store;
     });
     after(async () => {
+      if (peer !== store) await peer?.close();
       await store?.close();
     });
     const owner = () => newId('key_');
@@ -243,6 +271,82 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.equal(await store.mocks.getMock(oldMock.id, T0), null, 'a purged mock is gone even for an earlier clock');
       assert.deepEqual(await store.bins.getBin(live.id, T0), live);
       assert.ok(await store.mocks.getMock(liveMock.id, T0));
+    });
+
+    it('keys: a revocation or rotation is announced on KEY_CHANGES_CHANNEL to every instance', async () => {
+      const heard: string[] = [];
+      const unsubscribe = await peer.pubsub.subscribe(KEY_CHANGES_CHANNEL, (id) => heard.push(id));
+      const rec = { id: newId('key_'), digest: '1'.repeat(64), hint: 'dk_1111…', name: 'n', plan: 'free', marketplaceHost: null, createdAt: T0, revokedAt: null };
+      await store.keys.createKey(rec);
+      assert.equal(await store.keys.rotateKey(rec.id, '2'.repeat(64), 'dk_2222…'), true);
+      await settle(() => heard.includes(rec.id));
+      assert.deepEqual(heard.filter((id) => id === rec.id), [rec.id], 'rotation announced');
+      assert.equal(await store.keys.revokeKey(rec.id, T0 + 1), true);
+      assert.equal(await store.keys.revokeKey(rec.id, T0 + 2), false);
+      assert.equal(await store.keys.revokeKey('key_unknown', T0), false);
+      await settle(() => heard.filter((id) => id === rec.id).length === 2);
+      await new Promise((r) => setTimeout(r, 50));
+      await unsubscribe();
+      assert.deepEqual(heard.filter((id) => id === rec.id), [rec.id, rec.id], 'revocation announced once; refused changes are not');
+      assert.ok(!heard.includes('key_unknown'));
+    });
+
+    it('bins and mocks created in the same millisecond through two instances list newest first in creation order', async () => {
+      const o = owner();
+      const bins = Array.from({ length: 8 }, () => binRecord(o, { createdAt: T0 }));
+      for (const [i, bin] of bins.entries()) await (i % 2 ? peer : store).bins.createBin(bin);
+      const older = binRecord(o, { createdAt: T0 - 1 });
+      await store.bins.createBin(older); // created last, but with an earlier timestamp: listed last
+      const expected = [...bins.map((b) => b.id).reverse(), older.id];
+      const all = await peer.bins.listBins(o, { limit: 20, offset: 0 }, T0);
+      assert.equal(all.total, 9);
+      assert.deepEqual(all.items.map((b) => b.id), expected);
+      const page = await store.bins.listBins(o, { limit: 3, offset: 2 }, T0);
+      assert.deepEqual({ total: page.total, ids: page.items.map((b) => b.id) }, { total: 9, ids: expected.slice(2, 5) });
+      const mocks = Array.from({ length: 8 }, () => mockRecord(o, { createdAt: T0 }));
+      for (const [i, mock] of mocks.entries()) await (i % 2 ? store : peer).mocks.createMock(mock);
+      const listed = await store.mocks.listMocks(o, { limit: 20, offset: 0 }, T0);
+      assert.deepEqual(listed.items.map((m) => m.id), mocks.map((m) => m.id).reverse());
+    });
+
+    it('captures: a listing taken while captures evict old requests holds as many items as its total says', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const short: string[] = [];
+      const captures: Promise<unknown>[] = [];
+      const listings: Promise<void>[] = [];
+      for (let i = 0; i < 400; i++) {
+        captures.push((i % 2 ? peer : store).bins.captureRequest(capturedRequest(bin.id), { maxRequests: 5, now: T0 }));
+        if (i % 4 === 0) {
+          listings.push(store.bins.listRequests(bin.id, { limit: 5, offset: 0 }).then((page) => {
+            if (page.items.length !== page.total || page.total > 5) short.push(`total ${page.total}, ${page.items.length} items`);
+          }));
+        }
+      }
+      await Promise.all([...captures, ...listings]);
+      assert.deepEqual(short, [], 'total and page agree');
+      const last = await store.bins.listRequests(bin.id, { limit: 5, offset: 3 });
+      assert.deepEqual({ total: last.total, items: last.items.length }, { total: 5, items: 2 });
+    });
+
+    it('captures announced through two instances reach a subscriber in capture order', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const channel = `bin:${bin.id}`;
+      const heard: string[] = [];
+      const unsubscribe = await peer.pubsub.subscribe(channel, (message) => heard.push(message));
+      const sent = Array.from({ length: 300 }, () => capturedRequest(bin.id));
+      const counts = await Promise.all(sent.map((r, i) => (i % 2 ? peer : store).bins.captureRequest(r, {
+        maxRequests: 1000, now: T0, announce: { channel, message: () => r.id },
+      })));
+      assert.ok(counts.every((c) => c !== null));
+      const refused = capturedRequest('bin_missing');
+      assert.equal(await store.bins.captureRequest(refused, { maxRequests: 10, now: T0, announce: { channel, message: () => refused.id } }), null);
+      await settle(() => heard.length >= sent.length);
+      await new Promise((r) => setTimeout(r, 50));
+      await unsubscribe();
+      assert.equal(heard.length, sent.length, 'one message per stored capture, none for a refused one');
+      assert.deepEqual(heard, await storedOrder(store, bin.id), 'messages in the order the captures were stored');
     });
 
     it('pubsub delivers in publish order until unsubscribed', async () => {

@@ -82,14 +82,11 @@ function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => voi
   const { store, now, config } = ctx;
   const capture = (x: CatchExchange, body: Buffer) => {
     const record = buildCapture({ binId: x.binId, method: x.req.method!, url: x.req.url!, rawHeaders: x.req.rawHeaders, body, sourceIp: x.sourceIp, now: now() });
-    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp }).then((count) => {
+    // The store publishes the live-stream event with the capture itself, so events of captures made
+    // through different instances keep the order in which the captures were stored.
+    const announce = { channel: binChannel(x.binId), message: () => JSON.stringify(summaryToWire(summaryOf(record))) };
+    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp, announce }).then((count) => {
       if (count === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
-      const channel = binChannel(x.binId);
-      if (store.pubsub.hasSubscribers?.(channel) !== false) {
-        store.pubsub.publish(channel, JSON.stringify(summaryToWire(summaryOf(record)))).catch((err: unknown) => {
-          x.log.warn({ err, binId: x.binId }, 'live stream publish failed');
-        });
-      }
       // HEAD: Node sends the headers and drops the body.
       // The request id is base62: only the bin id needs escaping.
       sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${record.id}"}`, ackHeaders(x.req, x.requestId));

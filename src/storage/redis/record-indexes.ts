@@ -4,7 +4,10 @@ import type { RedisContext } from './redis-context.js';
 
 /**
  * The two indexes of an owned, expiring kind of record (bins, mocks): one sorted set per owner
- * (scored by creation) and one global sorted set scored by expiry. On a cluster each index and
+ * (scored by a creation sequence shared by every process, from INCR) and one global sorted set
+ * scored by expiry. Listings order by `createdAt`, newest first, and records created in the same
+ * millisecond (through any processes) by that sequence, newest first: creation order. (Scored by
+ * `createdAt` alone, ties fell back to the order of the random ids.) On a cluster each index and
  * each record sits in its own hash slot, so no single step may span them; instead every change is
  * a sequence of single-slot steps, ordered so an interruption in between (Redis lost, process
  * killed) leaves only entries that readers tolerate:
@@ -25,7 +28,7 @@ export interface RecordIndexes {
   /** Record a new expiry for an indexed record. */
   reschedule(id: string, expiresAt: number): Promise<void>;
   /** The owner's records that are still live, newest first, paged; drops entries whose record is gone. */
-  list<T extends { expiresAt: number }>(owner: string, page: Page, now: number, read: (id: string) => Promise<T | null>): Promise<PageOf<T>>;
+  list<T extends { createdAt: number; expiresAt: number }>(owner: string, page: Page, now: number, read: (id: string) => Promise<T | null>): Promise<PageOf<T>>;
   /** Delete a record's keys (its hash first), then its index entries; false when there was no record. */
   remove(id: string, keys: string[]): Promise<boolean>;
   /** Delete every record whose expiry has passed at `now`; returns how many index entries were settled. */
@@ -37,6 +40,7 @@ const PURGE_BATCH = 500;
 export function createRecordIndexes({ client, prefix, run }: RedisContext, kind: 'bins' | 'mocks'): RecordIndexes {
   const ownerIndex = (owner: string) => `${prefix}:owner:${owner}:${kind}`;
   const expiryIndex = `${prefix}:expiry:${kind}`;
+  const creationSeq = `${prefix}:seq:${kind}`;
 
   /** Runs `removeRecord`; with `now`, only when the record has expired (else it is re-scored). */
   async function removeRecord(id: string, keys: string[], now = -1): Promise<'removed' | 'absent' | 'live'> {
@@ -53,17 +57,22 @@ export function createRecordIndexes({ client, prefix, run }: RedisContext, kind:
   return {
     async add(record) {
       await guard(client.zadd(expiryIndex, record.expiresAt, record.id));
-      await guard(client.zadd(ownerIndex(record.ownerKeyId), record.createdAt, record.id));
+      const seq = await guard(client.incr(creationSeq));
+      await guard(client.zadd(ownerIndex(record.ownerKeyId), seq, record.id));
     },
     async reschedule(id, expiresAt) {
       await guard(client.zadd(expiryIndex, expiresAt, id));
     },
     async list(owner, page, now, read) {
+      // Newest created first; then a stable sort by timestamp keeps creation order among equal ones.
+      // (An entry written before the sequence existed is scored by its createdAt: it still sorts by
+      // its timestamp, and only ties with newer entries come out in another order.)
       const ids = await guard(client.zrevrange(ownerIndex(owner), 0, -1));
       const records = await Promise.all(ids.map(read));
       const gone = ids.filter((_, i) => records[i] === null);
       if (gone.length) await guard(client.zrem(ownerIndex(owner), ...gone));
       const alive = records.filter((r): r is NonNullable<typeof r> => r !== null && r.expiresAt > now);
+      alive.sort((a, b) => b.createdAt - a.createdAt);
       return { total: alive.length, items: alive.slice(page.offset, page.offset + page.limit) };
     },
     remove: async (id, keys) => (await removeRecord(id, keys)) === 'removed',

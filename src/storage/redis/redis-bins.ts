@@ -2,6 +2,7 @@ import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 import { createRecordIndexes } from './record-indexes.js';
+import { redisChannel } from './redis-pubsub.js';
 
 /** Redis keeps data this long past its logical expiry; reads check expiry themselves. */
 export const EXPIRY_GRACE_MS = 60_000;
@@ -42,16 +43,18 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     getBin: async (id, now) => live(await readBin(id), now),
     listBins: (owner, page, now): Promise<PageOf<BinRecord>> => indexes.list(owner, page, now, readBin),
     deleteBin: (id) => indexes.remove(id, allKeys(id)),
-    async captureRequest(req, { maxRequests, now }) {
+    async captureRequest(req, { maxRequests, now, announce }) {
       const k = binKeys(prefix, req.binId);
       // Object.assign, not a spread followed by properties (a runtime call per property in V8, bench/object-spread.mjs).
       const stored: StoredRequest = Object.assign({}, req, { body: req.body.toString('base64'), contentLength: req.body.length });
-      return run<number | null>('captureRequest', [k.meta, k.order, k.reqs], [now, maxRequests, req.id, JSON.stringify(stored), EXPIRY_GRACE_MS]);
+      const args = [now, maxRequests, req.id, JSON.stringify(stored), EXPIRY_GRACE_MS];
+      // The script publishes the announcement itself: publish order is then capture order across processes.
+      if (announce) args.push(redisChannel(prefix, announce.channel), announce.message());
+      return run<number | null>('captureRequest', [k.meta, k.order, k.reqs], args);
     },
     async listRequests(binId, page) {
       const k = binKeys(prefix, binId);
-      const [total, ids] = await Promise.all([guard(client.llen(k.order)), guard(client.lrange(k.order, page.offset, page.offset + page.limit - 1))]);
-      const raw = ids.length ? await guard(client.hmget(k.reqs, ...ids)) : [];
+      const [total, ...raw] = await run<[number, ...(string | null)[]]>('listRequests', [k.order, k.reqs], [page.offset, page.offset + page.limit - 1]);
       const items = raw.filter((r): r is string => r !== null).map((r) => toSummary(JSON.parse(r) as StoredRequest));
       return { total, items };
     },

@@ -1,12 +1,17 @@
-import type { ApiKeyRecord, KeyStore, UsageStore } from '../types.js';
+import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type UsageStore } from '../types.js';
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
+import { redisChannel } from './redis-pubsub.js';
 
-/** Keys live under one hash tag (`{keys}`) so rotation can move the digest index atomically. */
+/**
+ * Keys live under one hash tag (`{keys}`) so rotation can move the digest index atomically. A
+ * revocation or rotation publishes the key id on KEY_CHANGES_CHANNEL from its own script.
+ */
 export function createRedisKeyStore({ client, prefix, run }: RedisContext): KeyStore {
   const keyHash = (id: string) => `${prefix}:{keys}:key:${id}`;
   const digestPrefix = `${prefix}:{keys}:digest:`;
   const index = `${prefix}:{keys}:all`;
+  const changes = redisChannel(prefix, KEY_CHANGES_CHANNEL);
   const read = async (id: string | null) => {
     if (!id) return null;
     const fields = await guard(client.hgetall(keyHash(id)));
@@ -26,9 +31,10 @@ export function createRedisKeyStore({ client, prefix, run }: RedisContext): KeyS
       return (await Promise.all(ids.map((id) => read(id)))).filter((k): k is ApiKeyRecord => k !== null);
     },
     countKeys: () => guard(client.zcard(index)),
-    revokeKey: async (id, now) => (await run<number>('revokeKey', [keyHash(id)], [now])) === 1,
+    // Both scripts publish the key's id on the key-changes channel when they change the key.
+    revokeKey: async (id, now) => (await run<number>('revokeKey', [keyHash(id)], [now, changes, id])) === 1,
     rotateKey: async (id, digest, hint) =>
-      (await run<number>('rotateKey', [keyHash(id)], [digestPrefix, JSON.stringify(digest), JSON.stringify(hint), digest])) === 1,
+      (await run<number>('rotateKey', [keyHash(id)], [digestPrefix, JSON.stringify(digest), JSON.stringify(hint), digest, changes])) === 1,
   };
 }
 

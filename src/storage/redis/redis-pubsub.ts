@@ -4,9 +4,22 @@ import { guard } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 
 /**
+ * The Redis channel of a logical channel: the name scripts that publish themselves (captures, key
+ * changes) must use.
+ *
+ * @example
+ *   redisChannel('devutil', 'bin:bin_abc') // 'devutil:pubsub:bin:bin_abc'
+ */
+export function redisChannel(prefix: string, channel: string): string {
+  return `${prefix}:pubsub:${channel}`;
+}
+
+/**
  * Publish/subscribe across every process sharing the Redis: one subscriber connection per
  * process (on a cluster, to any one node: classic pub/sub is cluster-wide), one Redis channel per
- * logical channel, handlers multiplexed locally.
+ * logical channel, handlers multiplexed locally. `publish` goes through the node owning the slot of
+ * the hash tag `{<channel>}`: for a bin's channel (`bin:<id>`) that is the bin's own tag, the node
+ * whose capture script announces the bin's captures, so a bin's messages all leave from one node.
  */
 export function createRedisPubSub({ prefix, run }: RedisContext, subscriber: Subscriber): PubSub {
   const handlers = new Map<string, Set<(message: string) => void>>();
@@ -15,10 +28,10 @@ export function createRedisPubSub({ prefix, run }: RedisContext, subscriber: Sub
   });
   return {
     async publish(channel, message) {
-      await run('publishInOrder', [`${prefix}:{pubsub:${channel}}`], [`${prefix}:pubsub:${channel}`, message]);
+      await run('publishInOrder', [`${prefix}:{${channel}}`], [redisChannel(prefix, channel), message]);
     },
     async subscribe(channel, onMessage) {
-      const full = `${prefix}:pubsub:${channel}`;
+      const full = redisChannel(prefix, channel);
       let set = handlers.get(full);
       if (!set) {
         set = new Set();

@@ -29,26 +29,40 @@ return used`,
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`,
   },
-  /** KEYS: key hash. ARGV: now. → 1 when revoked now */
+  /**
+   * KEYS: key hash. ARGV: now, key-changes channel, key id. → 1 when revoked now (and the id is
+   * published on the channel by the same script, so every instance hears of it before the caller).
+   */
   revokeKey: {
     numberOfKeys: 1,
     lua: `local r = redis.call('HGET', KEYS[1], 'revokedAt')
 if not r or r ~= 'null' then return 0 end
 redis.call('HSET', KEYS[1], 'revokedAt', ARGV[1])
+redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1`,
   },
-  /** KEYS: key hash. ARGV: digest-key prefix, new digest JSON, new hint JSON, new digest. → 1 when rotated */
+  /**
+   * KEYS: key hash. ARGV: digest-key prefix, new digest JSON, new hint JSON, new digest, key-changes
+   * channel. → 1 when rotated (the key id is then published on the channel, as for a revocation)
+   */
   rotateKey: {
     numberOfKeys: 1,
     lua: `local r = redis.call('HGET', KEYS[1], 'revokedAt')
 if not r or r ~= 'null' then return 0 end
 local old = cjson.decode(redis.call('HGET', KEYS[1], 'digest'))
+local id = cjson.decode(redis.call('HGET', KEYS[1], 'id'))
 redis.call('DEL', ARGV[1] .. old)
-redis.call('SET', ARGV[1] .. ARGV[4], cjson.decode(redis.call('HGET', KEYS[1], 'id')))
+redis.call('SET', ARGV[1] .. ARGV[4], id)
 redis.call('HSET', KEYS[1], 'digest', ARGV[2], 'hint', ARGV[3])
+redis.call('PUBLISH', ARGV[5], id)
 return 1`,
   },
-  /** KEYS: meta, order, reqs. ARGV: now, max, request id, request JSON, grace ms. → new count or nil */
+  /**
+   * KEYS: meta, order, reqs. ARGV: now, max, request id, request JSON, grace ms, and optionally a
+   * channel and a message. → new count or nil. The message is published only when the capture is
+   * stored, by the same script: scripts run one at a time, so whichever process captures, a bin's
+   * messages are published in the order its captures are stored (LPUSH order).
+   */
   captureRequest: {
     numberOfKeys: 3,
     lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
@@ -66,7 +80,22 @@ end
 local ttl = exp - now + tonumber(ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
+if ARGV[7] then redis.call('PUBLISH', ARGV[6], ARGV[7]) end
 return count`,
+  },
+  /**
+   * KEYS: order, reqs. ARGV: first and last index (LRANGE). → {total, request JSON, ...}: the count
+   * and the page read at one instant, so a capture evicting requests cannot come in between.
+   */
+  listRequests: {
+    numberOfKeys: 2,
+    lua: `local out = {redis.call('LLEN', KEYS[1])}
+local ids = redis.call('LRANGE', KEYS[1], ARGV[1], ARGV[2])
+if #ids > 0 then
+  local raw = redis.call('HMGET', KEYS[2], unpack(ids))
+  for i = 1, #raw do out[i + 1] = raw[i] end
+end
+return out`,
   },
   /** KEYS: order, reqs. → how many were cleared */
   clearRequests: {
@@ -110,7 +139,8 @@ return redis.call('HINCRBY', KEYS[1], 'hitCount', 1)`,
    * KEYS: a routing key carrying the channel's hash tag (never written). ARGV: channel, message.
    * → receivers. Publishing through the node that owns that slot keeps a channel's messages in
    * order on a cluster (a plain PUBLISH goes to any node; from different nodes, messages reach a
-   * subscriber over different cluster-bus links and can overtake each other).
+   * subscriber over different cluster-bus links and can overtake each other). A bin's channel has
+   * the bin's own hash tag, so this node is also the one whose capture script announces captures.
    */
   publishInOrder: {
     numberOfKeys: 1,

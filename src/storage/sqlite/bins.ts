@@ -1,4 +1,4 @@
-import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary } from '../types.js';
+import type { Announcement, BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PubSub } from '../types.js';
 import { run, type Db } from './database.js';
 
 interface BinRow {
@@ -28,6 +28,7 @@ interface PendingCapture {
   req: CapturedRequestRecord;
   maxRequests: number;
   now: number;
+  announce: Announcement | undefined;
   resolve(count: number | null): void;
   reject(err: unknown): void;
 }
@@ -59,7 +60,11 @@ function toSummary(row: RequestRow): CapturedRequestSummary {
 
 const SUMMARY_COLUMNS = 'id, bin_id, method, path, query_string, content_type, content_length, source_ip, timestamp';
 
-export function createSqliteBinStore(db: Db): BinStore {
+/**
+ * The bin store. `pubsub` is the store's in-process pubsub: announcements are published there in
+ * commit order (each batch in arrival order, which is bin_seq order), and only when someone listens.
+ */
+export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const insertBin = db.prepare(
     `INSERT INTO bins (id, owner_key_id, name, created_at, expires_at, request_count)
      VALUES (@id, @ownerKeyId, @name, @createdAt, @expiresAt, @requestCount)`,
@@ -86,6 +91,17 @@ export function createSqliteBinStore(db: Db): BinStore {
   );
   const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
   const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests WHERE id = ? AND bin_id = ?');
+
+  const announce = ({ channel, message }: Announcement) => {
+    if (pubsub.hasSubscribers?.(channel) === false) return;
+    // In-process delivery fails only when a subscriber throws: no reason to fail a stored capture
+    // (nor to leave the rest of its batch unanswered).
+    try {
+      pubsub.publish(channel, message()).catch(() => undefined);
+    } catch {
+      // as above
+    }
+  };
 
   // Group commit: captures arriving in the same event-loop turn share one transaction (and one
   // eviction per bin). Each promise still resolves only after the commit that holds its row.
@@ -120,7 +136,10 @@ export function createSqliteBinStore(db: Db): BinStore {
     const batch = pending;
     pending = [];
     run(() => captureBatch(batch)).then(
-      (counts) => batch.forEach((p, i) => p.resolve(counts[i])),
+      (counts) => batch.forEach((p, i) => {
+        if (p.announce && counts[i] !== null) announce(p.announce);
+        p.resolve(counts[i]);
+      }),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
   };
@@ -142,10 +161,10 @@ export function createSqliteBinStore(db: Db): BinStore {
         items: listBins.all(owner, now, page.limit, page.offset).map(toBin),
       })),
     deleteBin: (id) => run(() => remove(id)),
-    captureRequest: (req, { maxRequests, now }) =>
+    captureRequest: (req, { maxRequests, now, announce }) =>
       new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(flushCaptures);
-        pending.push({ req, maxRequests, now, resolve, reject });
+        pending.push({ req, maxRequests, now, announce, resolve, reject });
       }),
     listRequests: (binId, page) =>
       run(() => ({

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyStore } from '../types.js';
+import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type PubSub } from '../types.js';
 import { run, type Db } from './database.js';
 
 interface KeyRow {
@@ -26,7 +26,8 @@ function toKey(row: KeyRow | undefined): ApiKeyRecord | null {
   };
 }
 
-export function createSqliteKeyStore(db: Db): KeyStore {
+/** The key store; a revocation or rotation is announced on `pubsub` (in-process) once committed. */
+export function createSqliteKeyStore(db: Db, pubsub: PubSub): KeyStore {
   const insert = db.prepare(
     `INSERT INTO api_keys (id, digest, hint, name, plan, marketplace_host, created_at, revoked_at)
      VALUES (@id, @digest, @hint, @name, @plan, @marketplaceHost, @createdAt, @revokedAt)`,
@@ -37,13 +38,17 @@ export function createSqliteKeyStore(db: Db): KeyStore {
   const count = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM api_keys');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const rotate = db.prepare('UPDATE api_keys SET digest = ?, hint = ? WHERE id = ? AND revoked_at IS NULL');
+  const announced = (id: string) => async (changed: boolean) => {
+    if (changed) await pubsub.publish(KEY_CHANGES_CHANNEL, id).catch(() => undefined);
+    return changed;
+  };
   return {
     createKey: (record) => run(() => void insert.run(record)),
     findKeyByDigest: (digest) => run(() => toKey(byDigest.get(digest))),
     getKey: (id) => run(() => toKey(byId.get(id))),
     listKeys: () => run(() => all.all().map((r) => toKey(r) as ApiKeyRecord)),
     countKeys: () => run(() => count.get()!.n),
-    revokeKey: (id, now) => run(() => revoke.run(now, id).changes === 1),
-    rotateKey: (id, digest, hint) => run(() => rotate.run(digest, hint, id).changes === 1),
+    revokeKey: (id, now) => run(() => revoke.run(now, id).changes === 1).then(announced(id)),
+    rotateKey: (id, digest, hint) => run(() => rotate.run(digest, hint, id).changes === 1).then(announced(id)),
   };
 }

@@ -54,13 +54,14 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   });
   const usage = createSqliteUsageStore(db);
   const mocks = createSqliteMockStore(db);
+  const pubsub = createMemoryPubSub();
   return {
     kind: 'sqlite',
-    keys: createSqliteKeyStore(db),
+    keys: createSqliteKeyStore(db, pubsub),
     usage,
-    bins: createSqliteBinStore(db),
+    bins: createSqliteBinStore(db, pubsub),
     mocks,
-    pubsub: createMemoryPubSub(),
+    pubsub,
     async purgeExpired(now) {
       const purged = { bins: 0, mocks: 0 };
       const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
