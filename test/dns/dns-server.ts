@@ -22,6 +22,16 @@ export interface TestDnsServer {
 
 const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
+export interface DnsServerOptions {
+  failing?: FailingNames;
+  /** Never answer at all. */
+  silent?: boolean;
+  /** UDP answers for these names go out this many milliseconds late. */
+  delayMs?: Record<string, number>;
+  /** The first UDP query for each of these names is dropped, as a lost datagram would be. */
+  dropFirst?: readonly string[];
+}
+
 /**
  * A real authoritative DNS server on 127.0.0.1 (UDP and TCP on the same ephemeral port) serving
  * `zone`. UDP answers larger than the client's limit (512, or its EDNS size) are sent truncated
@@ -31,7 +41,7 @@ const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
  *   const dns = await startDnsServer({ 'example.test': [{ type: 'A', data: '192.0.2.1' }] });
  *   buildTestApp({ env: { DNS_SERVERS: dns.address } });
  */
-export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options: { failing?: FailingNames; silent?: boolean } = {}): Promise<TestDnsServer> {
+export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options: DnsServerOptions = {}): Promise<TestDnsServer> {
   const queries: TestDnsServer['queries'] = [];
   const records = new Map(Object.entries(zone).map(([name, rrs]) => [name.toLowerCase(), rrs]));
 
@@ -68,8 +78,26 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
       queries.push({ transport: 'udp', name: packet.decode(msg).questions![0]!.name, type: 'silent' });
       return;
     }
-    udp.send(answer(packet.decode(msg), 'udp'), peer.port, peer.address);
+    const query = packet.decode(msg);
+    const name = query.questions![0]!.name.toLowerCase();
+    if (options.dropFirst?.includes(name) && !dropped.has(name)) {
+      dropped.add(name);
+      queries.push({ transport: 'udp', name, type: 'dropped' });
+      return;
+    }
+    const reply = answer(query, 'udp');
+    const delay = options.delayMs?.[name] ?? 0;
+    if (delay === 0) udp.send(reply, peer.port, peer.address);
+    else {
+      const timer = setTimeout(() => {
+        late.delete(timer);
+        udp.send(reply, peer.port, peer.address);
+      }, delay);
+      late.add(timer);
+    }
   });
+  const dropped = new Set<string>();
+  const late = new Set<NodeJS.Timeout>();
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   const port = udp.address().port;
 
@@ -103,6 +131,7 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
     address: `127.0.0.1:${port}`,
     queries,
     async close() {
+      for (const timer of late) clearTimeout(timer);
       await new Promise<void>((resolve) => udp.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => tcp.close(() => resolve()));

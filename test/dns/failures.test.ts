@@ -63,3 +63,44 @@ describe('DNS server unreachable or silent', () => {
     }
   });
 });
+
+describe('DNS upstreams that are slow or lose a datagram', () => {
+  const zone = { 'fast.example.test': [{ type: 'A', data: '192.0.2.1' }], 'slow.example.test': [{ type: 'A', data: '192.0.2.2' }], 'lossy.example.test': [{ type: 'A', data: '192.0.2.3' }] };
+
+  it('an upstream answering after 3.5 s, once fast answers came before, is answered (the budget is 5 s)', async () => {
+    const dns = await startDnsServer(zone, { delayMs: { 'slow.example.test': 3500 } });
+    const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const fast = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'fast.example.test', type: i === 0 ? 'A' : i === 1 ? 'AAAA' : 'MX' } });
+        assert.equal(fast.statusCode, 200);
+      }
+      const started = Date.now();
+      const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=slow.example.test&type=A', headers: t.auth });
+      const took = Date.now() - started;
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().records.map((r: { address: string }) => r.address), ['192.0.2.2']);
+      assert.ok(took >= 3400 && took < 4900, `took ${took} ms`);
+    } finally {
+      await t.close();
+      await dns.close();
+    }
+  });
+
+  it('a lost datagram is sent again: answered after about 1.5 s, not a timeout', async () => {
+    const dns = await startDnsServer(zone, { dropFirst: ['lossy.example.test'] });
+    const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+    try {
+      const started = Date.now();
+      const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=lossy.example.test&type=A', headers: t.auth });
+      const took = Date.now() - started;
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().records.map((r: { address: string }) => r.address), ['192.0.2.3']);
+      assert.ok(took >= 1400 && took < 3000, `took ${took} ms`);
+      assert.deepEqual(dns.queries.filter((q) => q.name === 'lossy.example.test').map((q) => q.type), ['dropped', 'A']);
+    } finally {
+      await t.close();
+      await dns.close();
+    }
+  });
+});
