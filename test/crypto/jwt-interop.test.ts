@@ -92,6 +92,17 @@ describe('JWT interoperability with node:crypto and jose', () => {
 
     const jwk = (await post('jwt-generate', { algorithm: 'ES256', private_key: p256.privateKey.export({ format: 'jwk' }), payload: {} })).json();
     assert.equal((await post('jwt-verify', { token: jwk.token, public_key: p256.publicKey.export({ format: 'jwk' }) })).json().valid, true);
+
+    // A JWK pasted as JSON text (as jwt.io's key boxes take it) is read as the JWK it spells.
+    const asText = (await post('jwt-generate', { algorithm: 'ES256', private_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' }), null, 2), payload: {} }));
+    assert.equal(asText.statusCode, 200, asText.body);
+    const verified = await post('jwt-verify', { token: asText.json().token, public_key: ` ${JSON.stringify(p256.publicKey.export({ format: 'jwk' }))}` });
+    assert.equal(verified.json().valid, true);
+    // A private JWK's text offered as a public key works too (its public half), and text that is not a JWK is still a 422.
+    assert.equal((await post('jwt-verify', { token: asText.json().token, public_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' })) })).json().valid, true);
+    const notKey = await post('jwt-verify', { token: asText.json().token, public_key: '{"kty":"EC"}' });
+    assert.equal(notKey.statusCode, 422);
+    assert.equal(notKey.json().errors[0].path, 'public_key');
   });
 
   it('verifies many tokens against one public key (imported once, then cached), and a private key as public_key each time', async () => {

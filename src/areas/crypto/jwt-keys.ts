@@ -4,7 +4,7 @@ import { createTtlCache } from '../../ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 import { HmacSecret } from './jwt-algorithms.js';
 
-/** A key as the wire carries it: PEM text or a JWK object. */
+/** A key as the wire carries it: PEM text, or a JWK as an object or as JSON text. */
 export type WireKey = string | Record<string, unknown>;
 
 // A PEM block or a JSON object offered as an HMAC secret is almost always the public key of an
@@ -28,13 +28,30 @@ export function importHmacSecret(secret: string, encoding: ByteEncoding | undefi
 }
 
 /**
- * A private key from PEM (PKCS#8, PKCS#1 RSA, SEC1 EC) or a JWK object; anything else is a 422
- * on `private_key`.
+ * A JWK pasted as JSON text (`"{\"kty\":\"EC\",…}"`) as the object it spells; any other key as it is.
+ *
+ * @example
+ *   wireKeyOf('{"kty":"OKP","crv":"Ed25519","x":"11qY…"}') // { kty: 'OKP', crv: 'Ed25519', x: '11qY…' }
+ */
+function wireKeyOf(key: WireKey): WireKey {
+  if (typeof key !== 'string' || !/^\s*\{/.test(key)) return key;
+  try {
+    const parsed: unknown = JSON.parse(key);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : key;
+  } catch {
+    return key;
+  }
+}
+
+/**
+ * A private key from PEM (PKCS#8, PKCS#1 RSA, SEC1 EC) or a JWK (an object, or its JSON text);
+ * anything else is a 422 on `private_key`.
  *
  * @example
  *   importPrivateKey('-----BEGIN PRIVATE KEY-----\n...') // KeyObject { type: 'private' }
  */
-export function importPrivateKey(key: WireKey): KeyObject {
+export function importPrivateKey(wire: WireKey): KeyObject {
+  const key = wireKeyOf(wire);
   try {
     const imported = typeof key === 'string' ? createPrivateKey(key) : createPrivateKey({ key: key as JsonWebKey, format: 'jwk' });
     if (imported.type === 'private') return imported;
@@ -74,13 +91,14 @@ function readPublicKey(key: WireKey): KeyObject | undefined {
 
 /**
  * A public key from PEM (SPKI, PKCS#1, an X.509 certificate, or a private key whose public half
- * is taken) or a JWK object; anything else is a 422 on `public_key`. Public keys seen lately come
+ * is taken) or a JWK (an object, or its JSON text); anything else is a 422 on `public_key`. Public keys seen lately come
  * from a cache (256 keys, an hour).
  *
  * @example
  *   importPublicKey({ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' })
  */
-export function importPublicKey(key: WireKey): KeyObject {
+export function importPublicKey(wire: WireKey): KeyObject {
+  const key = wireKeyOf(wire);
   const cacheKey = publicCacheKey(key);
   const cached = cacheKey === undefined ? undefined : publicKeys.get(cacheKey);
   if (cached) return cached;

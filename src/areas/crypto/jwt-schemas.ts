@@ -10,7 +10,7 @@ const audience = {
 } as const;
 const keySchema = (what: string) => ({
   anyOf: [{ type: 'string', minLength: 1, maxLength: 65_536 }, { type: 'object', additionalProperties: true }],
-  description: `${what} as PEM text or a JWK object.`,
+  description: `${what} as PEM text or a JWK (an object, or its JSON text).`,
 });
 const secret = { type: 'string', minLength: 1, maxLength: 65_536, description: 'HMAC secret (HS*), read in `secret_encoding` (utf8 default).' } as const;
 
