@@ -21,7 +21,7 @@ import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { CollectingIncomingMessage } from './http/request-body.js';
 import { AnsweredResponse } from './http/answered-response.js';
 import { registerOpenApi } from './http/openapi.js';
-import { fastPathServer, type FastRoute } from './http/fast-path.js';
+import { fastPathServer, MAX_ID_LENGTH, type FastRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
 import { prependHook, withPrologue } from './http/route-hooks.js';
@@ -99,7 +99,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
-    routerOptions: { maxParamLength: 256, ignoreDuplicateSlashes: false },
+    routerOptions: { maxParamLength: MAX_ID_LENGTH, ignoreDuplicateSlashes: false },
     // A malformed URL (bad percent-encoding) never reaches a route: answer it in the contract shape.
     frameworkErrors: (error, request, reply) => {
       const e = toDevutilError(error);

@@ -61,8 +61,11 @@ export interface FastExchange {
 /** Ids taken as they are (the router decodes anything else): letters, digits, `_` and `-`, by char code. */
 const ID_CHARS = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-') ID_CHARS[c.charCodeAt(0)] = 1;
-/** The router's maxParamLength. */
-const MAX_ID_LENGTH = 256;
+/**
+ * The router's maxParamLength: longer than any URL Node accepts (its 16 KiB header limit), so an
+ * overlong id is an unknown one (404 after the key check), never the router's 400.
+ */
+export const MAX_ID_LENGTH = 16 * 1024;
 
 export interface ParamRouteOptions {
   /** The Fastify route it stands in for, `/prefix/:param`; `/prefix/:param/*` is served too. */

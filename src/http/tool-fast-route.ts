@@ -7,14 +7,14 @@ import type { AppContext } from '../context.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import { toDevutilError, validationFailure } from './error-handler.js';
 import type { FastRoute } from './fast-path.js';
-import { JSON_BODY_LIMIT, parseJsonBody } from './json-body.js';
+import { JSON_BODY_LIMIT, jsonBodyText, parseJsonBody } from './json-body.js';
 import { JSON_TYPE, sendRawError } from './raw-response.js';
 import { whenAnswered } from './answered-response.js';
 import { readBody } from './request-body.js';
 import { writeThrough } from './write-batching.js';
 import { lazyRequestLogger } from './request-logger.js';
 import { requestRecorder } from './request-record.js';
-import type { ToolRun } from './tool-route.js';
+import { toolCaller, type ToolRun } from './tool-route.js';
 import type { BodyValidator } from './validation.js';
 
 export interface ToolFastRouteOptions {
@@ -128,7 +128,7 @@ function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
     const work = (raw: Buffer) => {
       let parsed: unknown;
       try {
-        parsed = parseJsonBody(raw.toString('utf8'));
+        parsed = parseJsonBody(jsonBodyText(raw));
       } catch (err) {
         return unreadable(err);
       }
@@ -137,7 +137,7 @@ function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
       then(() => {
         validate ??= compileBody(bodySchema);
         if (!validate(body)) throw validationFailure(validate.errors ?? [], 'body');
-        return run(body as never);
+        return run(body as never, toolCaller(pass?.principal ?? null, () => req.socket.remoteAddress ?? ''));
       }, succeed, fail);
     };
 

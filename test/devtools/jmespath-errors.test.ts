@@ -17,6 +17,17 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.deepEqual(res.json(), { result: ['Alan'], expression: 'people[?age > `40`].name' });
   });
 
+  it('an empty expression is a syntax error: 400 invalid_expression, like any other invalid expression', async () => {
+    const res = await transform({ data: { a: 1 }, expression: '' });
+    assert.equal(res.statusCode, 400);
+    const body = res.json();
+    assert.equal(body.code, 'invalid_expression');
+    assert.equal(body.error_type, 'syntax');
+    assert.equal(body.expression, '');
+    assert.equal(body.position, 0);
+    assert.match(body.error, /Syntax error/);
+  });
+
   it('a result of null is sent as null', async () => {
     const res = await transform({ data: { a: 1 }, expression: 'missing' });
     assert.equal(res.statusCode, 200);
@@ -197,8 +208,8 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(res.json().error_type, 'invalid_value');
   });
 
-  it('missing expression, empty expression and a non-string expression are 422', async () => {
-    for (const payload of [{ data: {} }, { data: {}, expression: '' }, { data: {}, expression: 5 }, { expression: 'a' }]) {
+  it('missing expression, a non-string expression and missing data are 422 (an empty expression is an invalid one: 400)', async () => {
+    for (const payload of [{ data: {} }, { data: {}, expression: 5 }, { expression: 'a' }]) {
       const res = await transform(payload);
       assert.equal(res.statusCode, 422, JSON.stringify(payload));
       assert.equal(res.json().code, 'validation_error');

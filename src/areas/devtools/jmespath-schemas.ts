@@ -1,4 +1,4 @@
-import { errorResponses } from '../../http/schemas.js';
+import { errorSchema } from '../../http/schemas.js';
 import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
 
 /** Longest expression accepted (characters). */
@@ -31,7 +31,7 @@ export const jsonTransformSchema = {
     additionalProperties: false,
     properties: {
       data: { description: 'Any JSON value to query.' },
-      expression: { type: 'string', minLength: 1, maxLength: MAX_EXPRESSION_LENGTH, description: 'JMESPath expression.' },
+      expression: { type: 'string', maxLength: MAX_EXPRESSION_LENGTH, description: 'JMESPath expression (an empty one is a syntax error: 400).' },
       legacy_literals: { type: 'boolean', default: false, description: 'Accept non-JSON backtick literals as strings.' },
     },
     examples: [{ data: { people: [{ name: 'Ada', age: 36 }, { name: 'Alan', age: 41 }] }, expression: 'people[?age > `40`].name' }],
@@ -46,6 +46,21 @@ export const jsonTransformSchema = {
       },
       examples: [{ result: ['Alan'], expression: 'people[?age > `40`].name' }],
     },
-    ...errorResponses('invalid_expression'),
+    400: invalidExpressionResponse(),
   },
 };
+
+/** The 400 of CONTRACT §3.2: the error body plus the JMESPath error's own fields. */
+function invalidExpressionResponse() {
+  const base = errorSchema(['invalid_expression']);
+  return {
+    ...base,
+    properties: {
+      ...base.properties,
+      error: { type: 'string', description: 'The JMESPath error message, with its position when known.' },
+      error_type: { type: 'string', enum: ['syntax', 'lexer', 'unknown_function', 'invalid_type', 'invalid_arity', 'invalid_value', 'undefined_variable'] },
+      expression: { type: 'string', description: 'The expression, echoed.' },
+      position: { type: 'integer', description: 'Character offset of the error in the expression, when certain.' },
+    },
+  };
+}
