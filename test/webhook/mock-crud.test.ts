@@ -87,6 +87,10 @@ describe('mock management', () => {
       [{ path: '/a?b' }, 'path'],
       [{ unknown_field: 1 }, 'unknown_field'],
     ];
+    // A character above U+00FF cannot go out in a header: the message says so, not "control characters".
+    const emoji = await create({ headers: { 'x-mood': '😀' } });
+    assert.equal(emoji.statusCode, 422);
+    assert.match(emoji.json().errors[0].message, /nothing above U\+00FF such as emoji/);
     for (const [payload, path] of cases) {
       const res = await create(payload);
       assert.equal(res.statusCode, 422, JSON.stringify(payload));

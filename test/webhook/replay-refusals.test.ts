@@ -33,6 +33,23 @@ describe('replay refusals (guard on, nothing allowed)', () => {
     }
   });
 
+  it('URLs the WHATWG parser would repair or refuse for their port → 422 on target_url with a message that says why', async () => {
+    const cases: Array<[string, RegExp]> = [
+      // `http:/x` and `http:x` parse as `http://x/`: taken only when written in full, so no lookup of `x` is made.
+      ['http:/x', /scheme, then `\/\/` and a host/],
+      ['HTTP:x/hook', /scheme, then `\/\/` and a host/],
+      [`http://127.0.0.1:99999/`, /invalid port \("99999"\)/],
+      [`http://[::1]:7x/`, /invalid port \("7x"\)/],
+    ];
+    for (const [url, message] of cases) {
+      const res = await replay(t, seeded, { target_url: url });
+      assert.equal(res.statusCode, 422, url);
+      assert.equal(res.json().code, 'validation_error', url);
+      assert.equal(res.json().errors[0].path, 'target_url', url);
+      assert.match(res.json().errors[0].message, message, url);
+    }
+  });
+
   it('every loopback form → 422 target_not_allowed and the target never sees a request', async () => {
     const forms = ['127.0.0.1', '127.1', 'localhost', '[::1]', '0.0.0.0', '[::ffff:127.0.0.1]', '2130706433', '0x7f000001'];
     for (const host of forms) {

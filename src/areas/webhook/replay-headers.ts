@@ -42,7 +42,7 @@ export function buildReplayHeaders(
   for (const [name, value] of Object.entries(overrides ?? {})) {
     const lower = name.toLowerCase();
     if (!HTTP_TOKEN.test(name)) throw invalidField(`headers.${name}`, 'must be an HTTP token (letters, digits and !#$%&\'*+.^_`|~-)');
-    if (!HEADER_VALUE.test(value)) throw invalidField(`headers.${name}`, 'must not contain CR, LF, NUL or other control characters');
+    if (!HEADER_VALUE.test(value)) throw invalidField(`headers.${name}`, 'must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)');
     if (HOP_BY_HOP.has(lower) || lower === 'content-length') {
       throw invalidField(`headers.${name}`, 'is a hop-by-hop or framing header the replay computes itself');
     }

@@ -36,9 +36,16 @@ export function parseTargetUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
+    // The parser's only complaint about an http(s) URL with a host is its port (`:99999`, `:x`).
+    const port = /^https?:\/\/[^/?#]*:([^/?#@\]]*)(?:[/?#]|$)/i.exec(text.trim())?.[1];
+    if (port !== undefined && !/^\d{0,5}$/.test(port) || (port !== undefined && Number(port) > 65535)) {
+      throw invalidField('target_url', `has an invalid port (${JSON.stringify(port)}): a port is a number from 0 to 65535`);
+    }
     throw invalidField('target_url', 'must be an absolute http:// or https:// URL');
   }
   if (!Object.hasOwn(DEFAULT_PORTS, url.protocol)) throw invalidField('target_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
+  // WHATWG URL repairs `http:/x` and `http:x` into `http://x/`: a target is taken only as written in full.
+  if (!/^\s*https?:\/\//i.test(text)) throw invalidField('target_url', 'must be an absolute http:// or https:// URL (scheme, then `//` and a host)');
   if (url.hostname === '') throw invalidField('target_url', 'must name a host');
   return url;
 }
