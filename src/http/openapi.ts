@@ -41,6 +41,7 @@ const RESPONSE_HEADERS = {
 type Header = keyof typeof RESPONSE_HEADERS;
 interface Operation {
   operationId?: string;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   security?: Array<Record<string, unknown>>;
   responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
 }
@@ -58,7 +59,8 @@ function operationIdOf(method: string, path: string): string {
 }
 
 /**
- * Give every operation an `operationId` (for client generators; routes set none) and list the headers each response
+ * Give every operation an `operationId` (for client generators; routes set none), mark a request body
+ * optional when none of its fields is required, and list the headers each response
  * carries: X-Request-Id always; on keyed operations the rate-limit headers, and the credit headers
  * on success; Retry-After on a 429.
  */
@@ -73,6 +75,9 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
       seen.add(shared);
       item[method] = op;
       op.operationId = operationIdOf(method, path);
+      // A body whose fields are all optional may be left out (the route reads a missing body as `{}`).
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      if (op.requestBody && bodySchema && !(bodySchema.required?.length)) op.requestBody.required = false;
       const keyed = op.security?.some((scheme) => Object.hasOwn(scheme, 'apiKey')) ?? false;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const names: Header[] = ['X-Request-Id'];

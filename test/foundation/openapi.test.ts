@@ -84,6 +84,21 @@ describe('OpenAPI document', () => {
     assert.equal((doc.paths['/v1/array-ops'].post.responses?.['200'] as { description?: string }).description, 'OK');
   });
 
+  it('a request body is required only when it has a required field (a body-less POST /v1/bins creates a bin)', async () => {
+    const body = (path: string, method: string) => doc.paths[path]![method]!.requestBody as { required?: boolean };
+    assert.equal(body('/v1/bins', 'post').required, false);
+    assert.equal(body('/v1/mocks/{mock_id}', 'patch').required, false);
+    assert.equal(body('/v1/json-transform', 'post').required, true);
+    assert.equal(body('/v1/auth/hash', 'post').required, true);
+    const created = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth });
+    assert.equal(created.statusCode, 201);
+  });
+
+  it('the json-transform 400 documents the JMESPath error fields of CONTRACT §3.2', () => {
+    const schema = doc.paths['/v1/json-transform']!.post!.responses!['400']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
+    for (const field of ['detail', 'code', 'error', 'error_type', 'expression', 'position']) assert.ok(Object.hasOwn(schema.properties, field), field);
+  });
+
   it('every operation has a summary and a success response', () => {
     for (const { path, method, op } of operations()) {
       assert.ok(op.summary || op.description, `${method} ${path} has no summary`);
