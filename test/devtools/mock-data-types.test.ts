@@ -183,6 +183,8 @@ describe('mock-data types produce values of the right shape', () => {
       `(?<q>['"])\\w{1,3}\\k<q>1`, '(\\d)(?<n>x|y)\\k<n>\\1', '(?P<w>[a-z]{2}) (?P=w)-[(?P=w)]', '(?<é>[α-ω])\\k<é>',
       // Numbered references count named groups too, and groups an optional part skipped.
       '(?<a>x|y)\\1', '(a)?(b)\\2', '(a)|(b)\\2',
+      // A reference to a group that opens later matches the empty string (it was generated as U+0001).
+      '\\1(a)', '\\2(a)(b)\\1',
     ];
     const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
     const rows = await generate({ fields, rows: 30, seed: 5 });

@@ -108,7 +108,36 @@ function resolveNamedReferences(pattern: string): { source: string; generator: s
   }
   if (!referred) return { source, generator: source, numbered: false };
   // Back-references need groups numbered as the pattern numbers them (named ones included).
-  return { source, generator: numbers.size === 0 ? source : rewriteNamedGroups(source, numbers), numbered: true };
+  return { source, generator: dropForwardReferences(numbers.size === 0 ? source : rewriteNamedGroups(source, numbers)), numbered: true };
+}
+
+/**
+ * A reference to a group that opens later in the pattern (`\1(a)`) matches the empty string in
+ * JavaScript; randexp's parser reads it as an octal escape (U+0001), so it is dropped here.
+ */
+function dropForwardReferences(pattern: string): string {
+  let out = '';
+  let opened = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      const number = inClass ? null : /^[1-9]\d*/.exec(pattern.slice(i + 1, i + 6));
+      if (number && Number(number[0]) > opened) {
+        out += '(?:)';
+        i += number[0].length;
+        continue;
+      }
+      out += pattern.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    out += c;
+    if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(' && pattern[i + 1] !== '?') opened++;
+  }
+  return out;
 }
 
 /** Number remembered groups in pattern order (randexp would number them as it first generates them). */
