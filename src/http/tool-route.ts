@@ -1,9 +1,25 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { Principal } from '../auth/gate.js';
 import type { Area } from '../auth/plans.js';
 import type { MaybePromise } from '../maybe-promise.js';
+import { clientAddress } from './client-address.js';
 
-/** A tool's whole work: the validated JSON body in, the 200 body out (or a thrown DevutilError). */
-export type ToolRun = (body: never) => MaybePromise<unknown>;
+/**
+ * A tool's whole work: the validated JSON body in, the 200 body out (or a thrown DevutilError).
+ * `caller` (see {@link toolCaller}) only lets a tool share a scarce resource fairly between
+ * callers (the regex threads); the answer never depends on it.
+ */
+export type ToolRun = (body: never, caller: string) => MaybePromise<unknown>;
+
+/**
+ * Who calls a tool: the key id, or `ip:ADDRESS` for an anonymous caller of a public area.
+ *
+ * @example
+ *   toolCaller(request.principal, () => clientAddress(request)) // 'key_3f…' or 'ip:203.0.113.9'
+ */
+export function toolCaller(principal: Principal | null, ip: () => string): string {
+  return principal?.key?.id ?? `ip:${ip()}`;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,7 +36,7 @@ export interface ToolRouteOptions {
 
 /**
  * Register `POST url` for a tool whose answer depends on its body alone (no headers, no
- * principal, status 200 on success). The route is an ordinary Fastify route; because it is
+ * principal, status 200 on success; it is told its caller only to share resources fairly). The route is an ordinary Fastify route; because it is
  * declared pure, the app also answers it from a fast route before the router
  * (src/http/tool-fast-route.ts) with the same authentication, validation, serializer and errors.
  *
@@ -28,6 +44,6 @@ export interface ToolRouteOptions {
  *   postTool(app, '/v1/array-ops', { area: 'devtools', schema: { body, response: { 200: out } } }, (b: ArrayOpsBody) =>
  *     runArrayOps(b.operation, b.arrays, b.options ?? {}));
  */
-export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B) => MaybePromise<unknown>): void {
-  app.post(url, { config: { area, tool: run as ToolRun }, schema }, (request) => run(request.body as B));
+export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B, caller: string) => MaybePromise<unknown>): void {
+  app.post(url, { config: { area, tool: run as ToolRun }, schema }, (request) => run(request.body as B, toolCaller(request.principal, () => clientAddress(request))));
 }

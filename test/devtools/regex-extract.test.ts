@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { REGEX_POOL } from '../../src/areas/devtools/regex-schema.js';
+import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/processes.js';
 
 interface Match { match: string; start: number; end: number; groups: (string | null)[]; named_groups: Record<string, string | null> }
 
@@ -92,6 +95,12 @@ describe('POST /v1/regex-extract', () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     const body = res.json().paths['/v1/regex-extract'].post.requestBody.content['application/json'].schema;
     assert.match(body.description, /Matching is by Unicode code point whatever the flags/);
+  });
+
+  it('the OpenAPI description says a request that never ran is 429 rate_limited', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const description: string = res.json().paths['/v1/regex-extract'].post.description;
+    assert.match(description, /never ran: it answers 429 `rate_limited` with `Retry-After: 1`/);
   });
 
   it('gives null for groups that did not take part, numbered and named', async () => {
@@ -192,8 +201,8 @@ describe('POST /v1/regex-extract', () => {
       assert.equal(a.code, 'regex_timeout');
       assert.ok(a.ms < 1000, `answered after ${a.ms} ms`);
     }
-    // The stopped workers are replaced; until one is up (slow under tsx on a loaded host), a new
-    // request may itself time out waiting, so poll.
+    // The workers stop their patterns in the background (one that does not is replaced, slow under
+    // tsx on a loaded host); until one is free a new request may itself be refused, so poll.
     let res = await extract({ pattern: 'y', text: 'xy' });
     for (let i = 0; i < 100 && res.statusCode !== 200; i++) res = await extract({ pattern: 'y', text: 'xy' });
     assert.equal(res.statusCode, 200, res.body);
@@ -255,5 +264,103 @@ describe('POST /v1/regex-extract', () => {
     const res = await extract({ text: 1 });
     assert.equal(res.statusCode, 422);
     assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path).sort(), ['pattern', 'text']);
+  });
+});
+
+// Against the service in its own process, as the audit ran it: the client's work does not share
+// the server's event loop, and the server's threads can be counted.
+describe('POST /v1/regex-extract: callers share the regex threads', () => {
+  let service: ServiceProcess;
+  before(async () => {
+    service = await startServiceProcess({});
+    // Listening starts the warm threads; give them time to load (the audit's pool was warm).
+    await settled(await newKey());
+    await sleep(500);
+  });
+  after(() => service.stop());
+
+  const CATASTROPHIC = { pattern: '(a+)+$', text: `${'a'.repeat(30)}!` };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const newKey = async (): Promise<string> => {
+    const res = await fetch(`${service.url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ plan: 'unlimited' }),
+    });
+    assert.equal(res.status, 201);
+    return ((await res.json()) as { api_key: string }).api_key;
+  };
+  const post = async (key: string, payload: Record<string, unknown>) => {
+    const sent = Date.now();
+    const res = await fetch(`${service.url}/v1/regex-extract`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+    const body = (await res.json()) as { code?: string; matches?: { match: string; start: number; end: number }[] };
+    return { status: res.status, body, retryAfter: res.headers.get('retry-after'), ms: Date.now() - sent };
+  };
+  /** Poll until the pool serves a harmless pattern (threads load in the background). */
+  async function settled(key: string): Promise<void> {
+    for (let i = 0; i < 100; i++) {
+      if ((await post(key, { pattern: 'b', text: 'abc' })).status === 200) return;
+      await sleep(20);
+    }
+    assert.fail('the pool never served a harmless pattern');
+  }
+
+  it('six catastrophic patterns from one key do not hold up a harmless one from another (was 422 regex_timeout after 900 ms)', async () => {
+    const [attacker, other] = await Promise.all([newKey(), newKey()]);
+    const slow = [1, 2, 3, 4, 5, 6].map(() => post(attacker, CATASTROPHIC));
+    await sleep(50);
+    const harmless = await post(other, { pattern: 'b', text: 'abc' });
+    assert.equal(harmless.status, 200, JSON.stringify(harmless.body));
+    assert.deepEqual(harmless.body.matches?.map((m) => [m.match, m.start, m.end]), [['b', 1, 2]]);
+    assert.ok(harmless.ms < 300, `harmless pattern answered after ${harmless.ms} ms`);
+    const answers = await Promise.all(slow);
+    for (const answer of answers) {
+      assert.equal(answer.status, 422, JSON.stringify(answer.body));
+      assert.equal(answer.body.code, 'regex_timeout');
+      assert.ok(answer.ms < 1000, `catastrophic pattern answered after ${answer.ms} ms`);
+    }
+    console.log(`harmless: ${harmless.ms} ms; catastrophic: ${answers.map((a) => a.ms).join(', ')} ms`);
+  });
+
+  it('50 catastrophic patterns from 10 keys at once: threads stay bounded, each answers 422 or 429 within 1 s, /healthz keeps answering', async () => {
+    const tasks = `/proc/${service.child.pid}/task`;
+    const countable = existsSync(tasks);
+    const threads = () => readdirSync(tasks).length;
+    const keys = await Promise.all(Array.from({ length: 10 }, newKey));
+    await settled(keys[0]!);
+    const before = countable ? threads() : 0;
+    let peak = before;
+    const sampler = countable ? setInterval(() => (peak = Math.max(peak, threads())), 10) : undefined;
+    const storm = Promise.all(keys.flatMap((key) => [1, 2, 3, 4, 5].map(() => post(key, CATASTROPHIC))));
+    const healthLatencies: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const sent = Date.now();
+      assert.equal((await fetch(`${service.url}/healthz`)).status, 200);
+      healthLatencies.push(Date.now() - sent);
+      await sleep(50);
+    }
+    const answers = await storm;
+    clearInterval(sampler);
+    const counts: Record<string, number> = {};
+    for (const a of answers) {
+      const label = `${a.status} ${a.body.code}`;
+      counts[label] = (counts[label] ?? 0) + 1;
+      assert.ok(label === '422 regex_timeout' || label === '429 rate_limited', `answered ${label}`);
+      if (a.status === 429) assert.equal(a.retryAfter, '1');
+    }
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    console.log(`storm: ${JSON.stringify(counts)}, slowest ${slowest} ms, threads ${before} -> ${peak}, healthz ${healthLatencies.join('/')} ms`);
+    // The service stops each at 900 ms; 50 answers and this client share two cores with the busy threads.
+    assert.ok(slowest < 1250, `slowest answer after ${slowest} ms`);
+    assert.ok((counts['422 regex_timeout'] ?? 0) >= REGEX_POOL.size, JSON.stringify(counts));
+    assert.ok(Math.max(...healthLatencies) < 250, `healthz latencies ${healthLatencies.join(', ')} ms`);
+    // A worker is its thread, the vm watchdog's while a job runs and, under tsx, its module hooks'
+    // thread: at most three. The warm workers were counted before the storm.
+    if (countable) assert.ok(peak - before <= 3 * REGEX_POOL.maxThreads, `threads ${before} -> ${peak}`);
+    await settled(keys[0]!);
   });
 });

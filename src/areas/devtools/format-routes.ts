@@ -6,7 +6,7 @@ import { DATE_FORMAT_DESCRIPTION, dateFormatBody, dateFormatResponse } from './d
 import { formatNumber, type NumberFormatType } from './number-format.js';
 import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
 import { createRegexPool } from './regex-pool.js';
-import { REGEX_DEADLINE_MS, REGEX_LIMITS, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
+import { REGEX_DEADLINE_MS, REGEX_LIMITS, REGEX_POOL, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
 import { compilePattern } from './regex-syntax.js';
 import { postTool } from '../../http/tool-route.js';
 
@@ -16,7 +16,7 @@ interface DateBody { date: string | number; output_format?: string; input_format
 
 /** regex-extract, number-format and date-format (CONTRACT §3.5-3.7). */
 export default async function formatRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const pool = createRegexPool({ size: 2, timeoutMs: REGEX_TIMEOUT_MS, deadlineMs: REGEX_DEADLINE_MS, maxQueue: 64 });
+  const pool = createRegexPool({ ...REGEX_POOL, timeoutMs: REGEX_TIMEOUT_MS, deadlineMs: REGEX_DEADLINE_MS });
   // Warm when a real server starts; `inject()`-only apps start workers on their first regex.
   app.addHook('onListen', async () => pool.warm());
   app.addHook('onClose', async () => pool.close());
@@ -30,13 +30,13 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
         'Flags: `i` ignore case, `m` multi-line, `s` dot matches newline, `u` strict Unicode syntax (matching is always by code point; with `u` a pattern Unicode mode cannot read is a 422 instead of running in legacy mode), `x` verbose (unescaped whitespace and `#` comments outside character classes are ignored; `\\ ` and `\\#` stay literal); `g` is accepted and ignored; any other letter → 422.',
         '`start`/`end` count Unicode code points; an empty match advances the search by one code point. `groups` and `named_groups` hold null for a group that did not take part; `named_groups` is `{}` when the pattern names none.',
         `Text up to 1 MiB (1048576 code points; bodies over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches and ${REGEX_LIMITS.maxOutputChars} characters of match and group text are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,
-        `Patterns run in a small pool of worker threads: one running longer than ${REGEX_TIMEOUT_MS} ms is stopped and answers 422 \`regex_timeout\`; so does a request that could not be served within ${REGEX_DEADLINE_MS} ms because every worker was busy with other patterns (every answer comes within 1 s). 429 when more than 64 patterns wait for a worker.`,
+        `Patterns run in a pool of worker threads (at most ${REGEX_POOL.maxThreads} at once, ${REGEX_POOL.perOwner} per key or anonymous address; a free thread goes to the waiting caller with the fewest running), so one caller's slow patterns do not delay others'. Every answer comes within 1 s: a pattern still running ${REGEX_TIMEOUT_MS} ms after it started, or ${REGEX_DEADLINE_MS} ms after the request arrived, is stopped and answers 422 \`regex_timeout\`. A request that found no free thread within ${REGEX_DEADLINE_MS} ms never ran: it answers 429 \`rate_limited\` with \`Retry-After: 1\`, as does one arriving while ${REGEX_POOL.maxQueue} patterns (${REGEX_POOL.maxQueuePerOwner} of the same caller) are waiting.`,
       ].join('\n\n'),
       body: regexExtractBody,
       response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
     },
-  }, async ({ pattern, text, flags }: RegexBody) => {
-    const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS);
+  }, async ({ pattern, text, flags }: RegexBody, caller) => {
+    const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS, caller);
     return {
       pattern,
       match_count: result.matches.length,

@@ -3,29 +3,39 @@ import { DevutilError, invalidField } from '../../errors.js';
 import { startModuleWorker } from '../../worker-module.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
-import type { RegexJobMessage } from './regex-worker.js';
+import type { RegexJobMessage, RegexWorkerReply } from './regex-worker.js';
 
 export interface RegexPoolOptions {
-  /** Workers kept warm. */
+  /** Workers kept started even when idle; more than `perOwner`, so one owner's burst leaves one ready for the next. */
   size: number;
-  /** Longest a job may run on a worker before the worker is terminated. */
+  /** Most threads alive at once, those still being stopped included. */
+  maxThreads: number;
+  /** Most jobs of one owner running at once; the rest of its jobs wait. */
+  perOwner: number;
+  /** Longest a job may run on a worker before it is stopped. */
   timeoutMs: number;
   /** Longest a job may take from submission to answer, waiting for a worker included. */
   deadlineMs: number;
-  /** Jobs waiting for a worker beyond this are refused with 429. */
+  /** Jobs waiting for a worker beyond this, in all, are refused with 429. */
   maxQueue: number;
+  /** Jobs of one owner waiting beyond this are refused with 429. */
+  maxQueuePerOwner: number;
+  /** A worker beyond `size` idle this long is stopped. */
+  idleMs: number;
 }
 
 /** Runs regex jobs off the event loop. */
 export interface RegexPool {
-  run(pattern: CompiledPattern, text: string, limits: ExtractLimits): Promise<ExtractResult>;
-  /** Start the workers now rather than on the first job. */
+  /** `owner` (a key id, a client address) is whose job it is: owners share the threads fairly. */
+  run(pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string): Promise<ExtractResult>;
+  /** Start the warm workers now rather than on the first job. */
   warm(): void;
   /** Terminate every worker; later jobs are refused. */
   close(): Promise<void>;
 }
 
 interface Job {
+  owner: string;
   message: RegexJobMessage;
   deadline: number;
   /** Queued before the pool's first worker was ready: its wait was a cold start, not contention. */
@@ -42,45 +52,67 @@ interface Slot {
   port: MessagePort;
   ready: boolean;
   job?: Job;
+  /** Fires at the job's time limit, then again when the worker has not stopped it (its thread is then terminated). */
   timer?: NodeJS.Timeout;
+  idleTimer?: NodeJS.Timeout;
   error?: Error;
 }
 
-type WorkerReply = { ready: true } | { id: number; ok: true; result: ExtractResult } | { id: number; ok: false; message: string };
-
-// The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+
+/**
+ * How long past its time limit a worker may take to stop a job itself before its thread is
+ * terminated (the job is answered at its limit either way). A thread of lowered priority among
+ * many busy ones can take tens of milliseconds to notice.
+ */
+const STOP_GRACE_MS = 250;
 
 function spawnWorker(): { worker: Worker; port: MessagePort } {
   const { port1, port2 } = new MessageChannel();
+  // The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
   const worker = startModuleWorker(import.meta.url, 'regex-worker', { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2] });
   return { worker, port: port1 };
 }
 
 /**
- * A small pool of worker threads for user regexes. A job running past `timeoutMs` has its
- * worker terminated and replaced, and fails with 422 `regex_timeout`, as does a job that could
- * not finish within `deadlineMs` of its submission because workers were busy with other jobs
- * (waiting for the pool's very first start does not count). The event loop is never blocked.
- * Workers are unref'd so they never keep the process alive.
+ * An elastic pool of worker threads for user regexes, shared fairly between owners. It keeps
+ * `size` workers warm and, while jobs are running, `perOwner` more idle ones started, up to
+ * `maxThreads`; extra workers idle for `idleMs` are stopped. An owner runs at most `perOwner`
+ * jobs at once, and a free worker goes to the waiting owner with the fewest running, so one
+ * owner's catastrophic patterns cannot hold every thread.
+ *
+ * A job running past `timeoutMs`, or past `deadlineMs` from its submission, fails at once with
+ * 422 `regex_timeout`; its worker stops it and takes the next job (a worker that has not stopped
+ * it `STOP_GRACE_MS` later is terminated and replaced). A job that could not start before
+ * its deadline (waiting for the pool's very first start does not count) never ran: it fails with
+ * 429 `rate_limited` and `Retry-After: 1`, as do jobs beyond `maxQueue` or `maxQueuePerOwner`.
+ * The event loop is never blocked. Workers are unref'd so they never keep the process alive.
  *
  * @example
- *   const pool = createRegexPool({ size: 2, timeoutMs: 500, deadlineMs: 900, maxQueue: 64 });
- *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6 });
+ *   const pool = createRegexPool({ size: 4, maxThreads: 8, perOwner: 3, timeoutMs: 500, deadlineMs: 900, maxQueue: 64, maxQueuePerOwner: 16, idleMs: 10_000 });
+ *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6 }, 'key_1');
  *   await pool.close();
  */
 export function createRegexPool(options: RegexPoolOptions): RegexPool {
   const slots = new Set<Slot>();
-  const queue: Job[] = [];
+  /** Waiting jobs per owner, oldest first. */
+  const waiting = new Map<string, Job[]>();
+  const running = new Map<string, number>();
+  let waitingCount = 0;
+  /** Threads terminated but not yet gone: they count against `maxThreads`. */
+  let dying = 0;
   let nextId = 1;
   let closed = false;
   let warmedUp = false;
+
+  const runningOf = (owner: string) => running.get(owner) ?? 0;
+  const busy = () => new DevutilError('rate_limited', `No regex worker was free for this request within ${options.deadlineMs} ms (at most ${options.maxThreads} patterns run at once, ${options.perOwner} per caller), so it did not run. Retry shortly.`, { headers: { 'retry-after': '1' } });
 
   function spawn(): void {
     const slot: Slot = { ...spawnWorker(), ready: false };
     slot.worker.unref();
     slot.port.unref();
-    slot.port.on('message', (reply: WorkerReply) => onReply(slot, reply));
+    slot.port.on('message', (reply: RegexWorkerReply) => onReply(slot, reply));
     slot.worker.on('error', (err) => {
       slot.error = err;
     });
@@ -88,115 +120,187 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     slots.add(slot);
   }
 
-  function fill(): void {
-    while (!closed && slots.size < options.size) spawn();
+  /** Threads wanted now: the warm ones, or every busy one plus one per job that may start and `perOwner` spare. */
+  function wanted(): number {
+    let demand = options.perOwner;
+    for (const slot of slots) if (slot.job) demand++;
+    for (const [owner, jobs] of waiting) demand += Math.min(jobs.length, Math.max(0, options.perOwner - runningOf(owner)));
+    return Math.max(options.size, demand);
   }
 
-  const contended = () => new DevutilError('regex_timeout', `No regex worker became free within ${options.deadlineMs} ms: other patterns are using them. Retry shortly.`);
+  function scale(): void {
+    const target = wanted();
+    while (!closed && slots.size < target && slots.size + dying < options.maxThreads) spawn();
+  }
+
+  /** Stop a slot's thread; it counts against the cap until it is gone. */
+  function stop(slot: Slot): void {
+    slots.delete(slot);
+    clearTimeout(slot.idleTimer);
+    slot.port.close();
+    dying++;
+    const gone = () => {
+      dying--;
+      scale();
+      pump();
+    };
+    slot.worker.terminate().then(gone, gone);
+  }
+
+  /** The next job to start: the oldest of the waiting owner with the fewest running, under its share. */
+  function takeNext(): Job | undefined {
+    let best: Job | undefined;
+    let bestRunning = Infinity;
+    for (const [owner, [oldest]] of waiting) {
+      const count = runningOf(owner);
+      if (count >= options.perOwner || count > bestRunning) continue;
+      if (count < bestRunning || oldest!.message.id < best!.message.id) {
+        best = oldest;
+        bestRunning = count;
+      }
+    }
+    return best && dequeue(best);
+  }
+
+  function dequeue(job: Job): Job | undefined {
+    const jobs = waiting.get(job.owner);
+    const index = jobs?.indexOf(job) ?? -1;
+    if (index < 0) return undefined;
+    jobs!.splice(index, 1);
+    if (jobs!.length === 0) waiting.delete(job.owner);
+    waitingCount--;
+    clearTimeout(job.waitTimer);
+    return job;
+  }
 
   function pump(): void {
     for (const slot of slots) {
-      if (queue.length === 0) return;
       if (!slot.ready || slot.job) continue;
-      const job = queue.shift() as Job;
-      clearTimeout(job.waitTimer);
+      let job = takeNext();
       // A job that waited out a cold start gets at least a short run past its deadline; any other
       // never runs past it, so an answer comes within the deadline however the pool is contended.
-      const left = Math.min(options.timeoutMs, job.deadline - Date.now());
-      if (left <= 0 && !job.coldStart) {
-        job.reject(contended());
-        continue;
+      while (job && !job.coldStart && job.deadline - Date.now() <= 0) {
+        job.reject(busy());
+        job = takeNext();
       }
+      if (!job) break;
+      clearTimeout(slot.idleTimer);
       slot.job = job;
-      const runFor = job.coldStart ? Math.max(left, 100) : left;
-      slot.timer = setTimeout(() => onTimeout(slot), runFor).unref();
+      running.set(job.owner, runningOf(job.owner) + 1);
+      const left = Math.min(options.timeoutMs, job.deadline - Date.now());
+      job.message.timeoutMs = job.coldStart ? Math.max(left, 100) : left;
+      slot.timer = setTimeout(() => onTimeLimit(slot), job.message.timeoutMs).unref();
       slot.port.postMessage(job.message);
     }
+    scale();
+  }
+
+  function becameIdle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    if (slots.size <= options.size) return;
+    slot.idleTimer = setTimeout(() => {
+      if (slot.job || !slots.has(slot)) return;
+      if (slots.size > wanted()) stop(slot);
+      else becameIdle(slot);
+    }, options.idleMs).unref();
   }
 
   function finish(slot: Slot): Job | undefined {
     const job = slot.job;
     clearTimeout(slot.timer);
     slot.job = undefined;
+    if (job) {
+      const left = runningOf(job.owner) - 1;
+      if (left > 0) running.set(job.owner, left);
+      else running.delete(job.owner);
+    }
     return job;
   }
 
-  function onReply(slot: Slot, reply: WorkerReply): void {
+  const tooLong = () => new DevutilError('regex_timeout', `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`);
+
+  function onReply(slot: Slot, reply: RegexWorkerReply): void {
     if ('ready' in reply) slot.ready = warmedUp = true;
     else if (reply.ok) finish(slot)?.resolve(reply.result);
+    else if ('timedOut' in reply) finish(slot)?.reject(tooLong());
     else finish(slot)?.reject(invalidField('pattern', reply.message));
     pump();
+    if (!slot.job) becameIdle(slot);
   }
 
-  function onTimeout(slot: Slot): void {
-    // A busy event loop can run this timer before delivering a reply that is already waiting.
-    const waiting = receiveMessageOnPort(slot.port);
-    if (waiting) return onReply(slot, waiting.message as WorkerReply);
-    const job = finish(slot);
-    slots.delete(slot);
-    fill(); // start the replacement before the old thread is torn down
-    slot.port.close();
-    void slot.worker.terminate();
-    job?.reject(new DevutilError('regex_timeout', `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`));
+  /** Whether a reply had already arrived (a busy event loop can run a timer before delivering it): it is handled. */
+  function replied(slot: Slot): boolean {
+    const waitingReply = receiveMessageOnPort(slot.port);
+    if (waitingReply) onReply(slot, waitingReply.message as RegexWorkerReply);
+    return waitingReply !== undefined;
+  }
+
+  function onTimeLimit(slot: Slot): void {
+    if (replied(slot)) return;
+    // Answered now; the thread stays the job's (and its owner's) until the worker has stopped it.
+    slot.job?.reject(tooLong());
+    slot.timer = setTimeout(() => onStuck(slot), STOP_GRACE_MS).unref();
+  }
+
+  function onStuck(slot: Slot): void {
+    if (replied(slot)) return;
+    finish(slot); // its job was answered at its limit
+    stop(slot);
     pump();
   }
 
   function onWaitedTooLong(job: Job): void {
-    const index = queue.indexOf(job);
-    if (index < 0) return;
-    // Waiting for the pool's first start is not the caller's doing: keep waiting. Later, workers
-    // are only missing because other patterns had theirs stopped, which counts as contention.
+    // Waiting for the pool's first start is not the caller's doing: keep waiting.
     if (!warmedUp) {
       job.waitTimer = setTimeout(() => onWaitedTooLong(job), 50).unref();
       return;
     }
-    queue.splice(index, 1);
-    job.reject(contended());
+    dequeue(job)?.reject(busy());
   }
 
   function onExit(slot: Slot): void {
-    if (!slots.delete(slot)) return; // terminated on purpose
+    if (!slots.delete(slot)) return; // stopped on purpose
+    clearTimeout(slot.idleTimer);
     const job = finish(slot);
     const outOfMemory = (slot.error as { code?: string } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
     if (outOfMemory) job?.reject(invalidField('pattern', 'needed too much memory on this text'));
     else job?.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
     // A worker that never became ready cannot load: fail waiting jobs instead of respawning forever.
-    if (!slot.ready) {
-      for (const waiting of queue.splice(0)) {
-        clearTimeout(waiting.waitTimer);
-        waiting.reject(new DevutilError('internal_error', undefined, { cause: slot.error }));
-      }
-      return;
-    }
-    fill();
+    if (!slot.ready) return rejectWaiting(new DevutilError('internal_error', undefined, { cause: slot.error }));
     pump();
   }
 
+  function rejectWaiting(err: Error): void {
+    for (const jobs of [...waiting.values()]) for (const job of [...jobs]) dequeue(job)?.reject(err);
+  }
+
   return {
-    run(pattern, text, limits) {
+    run(pattern, text, limits, owner) {
       if (closed) return Promise.reject(new DevutilError('internal_error', 'The regex pool is closed.'));
-      if (queue.length >= options.maxQueue) {
+      if (waitingCount >= options.maxQueue || (waiting.get(owner)?.length ?? 0) >= options.maxQueuePerOwner) {
         return Promise.reject(new DevutilError('rate_limited', 'Too many regular expressions are waiting to run; retry shortly.', { headers: { 'retry-after': '1' } }));
       }
-      fill();
       return new Promise<ExtractResult>((resolve, reject) => {
-        const job: Job = { message: { id: nextId++, pattern, text, limits }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };
+        const job: Job = { owner, message: { id: nextId++, pattern, text, limits, timeoutMs: options.timeoutMs }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };
         job.waitTimer = setTimeout(() => onWaitedTooLong(job), options.deadlineMs).unref();
-        queue.push(job);
+        const jobs = waiting.get(owner);
+        if (jobs) jobs.push(job);
+        else waiting.set(owner, [job]);
+        waitingCount++;
         pump();
       });
     },
-    warm: fill,
+    warm: scale,
     async close() {
       closed = true;
-      for (const job of queue.splice(0)) {
-        clearTimeout(job.waitTimer);
-        job.reject(new DevutilError('internal_error', 'The service is shutting down.'));
-      }
+      rejectWaiting(new DevutilError('internal_error', 'The service is shutting down.'));
       const all = [...slots];
       slots.clear();
-      for (const slot of all) finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
-      for (const slot of all) slot.port.close();
+      for (const slot of all) {
+        clearTimeout(slot.idleTimer);
+        finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
+        slot.port.close();
+      }
       await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
   };

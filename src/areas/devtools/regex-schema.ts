@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { ExtractLimits } from './regex-extract.js';
 
 /** Longest a pattern may run before its worker is stopped (the whole answer stays under 1 s). */
@@ -5,6 +6,20 @@ export const REGEX_TIMEOUT_MS = 500;
 
 /** Longest a request may wait for a worker and run, together. */
 export const REGEX_DEADLINE_MS = 900;
+
+/**
+ * The regex worker pool's shape (src/areas/devtools/regex-pool.ts): at most 3 patterns of one
+ * caller run at once, and 4 threads stay warm, so a caller's burst of catastrophic patterns still
+ * leaves one ready for the next caller; up to 4 threads per core (6..16) while patterns run.
+ */
+export const REGEX_POOL = {
+  size: 4,
+  maxThreads: Math.min(16, Math.max(6, 4 * availableParallelism())),
+  perOwner: 3,
+  maxQueue: 64,
+  maxQueuePerOwner: 16,
+  idleMs: 10_000,
+} as const;
 
 /** Bounds on what one call returns. */
 export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024 };

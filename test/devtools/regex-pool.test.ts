@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { createRegexPool } from '../../src/areas/devtools/regex-pool.js';
+import { compilePattern } from '../../src/areas/devtools/regex-syntax.js';
+
+const LIMITS = { maxMatches: 10, maxOutputChars: 1000 };
+const threads = () => readdirSync('/proc/self/task').length;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (check()) return true;
+  return check();
+}
+
+describe('regex pool', () => {
+  it('starts extra threads for other owners while all are busy and stops them once idle', { skip: !existsSync('/proc/self/task') && 'no /proc/self/task' }, async () => {
+    const pool = createRegexPool({ size: 1, maxThreads: 3, perOwner: 1, timeoutMs: 800, deadlineMs: 900, maxQueue: 8, maxQueuePerOwner: 4, idleMs: 200 });
+    try {
+      await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+      const warm = threads();
+      let slowAnswered = false;
+      const slow = assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, 'attacker'), { code: 'regex_timeout' });
+      void slow.finally(() => (slowAnswered = true));
+      // The attacker holds the only warm thread for 800 ms: the others' patterns run on threads started for them.
+      const others = await Promise.all(['b', 'c'].map((owner) => pool.run(compilePattern(owner, ''), 'abc', LIMITS, owner)));
+      assert.deepEqual(others.map((r) => r.matches.map((m) => m.match)), [['b'], ['c']]);
+      assert.equal(slowAnswered, false);
+      const grown = threads();
+      await slow;
+      assert.ok(await waitUntil(() => threads() <= warm, 3000), `threads ${warm} -> ${grown} -> ${threads()} after idling`);
+      // The warm thread stays and still works.
+      assert.deepEqual((await pool.run(compilePattern('c', ''), 'abc', LIMITS, 'b')).matches.map((m) => m.match), ['c']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a job that never found a free thread is 429 rate_limited with Retry-After, not regex_timeout', async () => {
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 500, deadlineMs: 300, maxQueue: 8, maxQueuePerOwner: 4, idleMs: 200 });
+    try {
+      await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+      const slow = assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, 'attacker'), { code: 'regex_timeout', status: 422 });
+      await assert.rejects(pool.run(compilePattern('b', ''), 'abc', LIMITS, 'other'), { code: 'rate_limited', status: 429, headers: { 'retry-after': '1' } });
+      await slow;
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('one owner may not fill the queue: its jobs beyond maxQueuePerOwner are 429 at once, another owner\'s still run', async () => {
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 900, maxQueue: 8, maxQueuePerOwner: 1, idleMs: 200 });
+    try {
+      await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+      const catastrophic = () => pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, 'attacker');
+      const accepted = [catastrophic(), catastrophic()].map((job) => assert.rejects(job, { code: 'regex_timeout' }));
+      await assert.rejects(catastrophic(), { code: 'rate_limited', status: 429 });
+      assert.deepEqual((await pool.run(compilePattern('b', ''), 'abc', LIMITS, 'other')).matches.map((m) => m.match), ['b']);
+      await Promise.all(accepted);
+    } finally {
+      await pool.close();
+    }
+  });
+});
