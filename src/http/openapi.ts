@@ -41,6 +41,7 @@ const RESPONSE_HEADERS = {
 type Header = keyof typeof RESPONSE_HEADERS;
 interface Operation {
   operationId?: string;
+  parameters?: Array<{ in?: string; name?: string; description?: string }>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   security?: Array<Record<string, unknown>>;
   responses?: Record<string, { description?: string; headers?: Record<string, unknown> }>;
@@ -66,6 +67,18 @@ function operationIdOf(method: string, path: string): string {
  */
 function completeOperations(doc: { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> }) {
   doc.components = { ...doc.components, headers: RESPONSE_HEADERS };
+  // A wildcard route (`/v1/catch/:bin_id/*`) comes out as `{*}`: named `sub_path` for readers and client generators.
+  for (const path of Object.keys(doc.paths ?? {})) {
+    if (!path.endsWith('/{*}')) continue;
+    const item = doc.paths![path]!;
+    delete doc.paths![path];
+    for (const op of new Set(Object.values(item))) {
+      for (const param of op.parameters ?? []) {
+        if (param.in === 'path' && param.name === '*') Object.assign(param, { name: 'sub_path', description: 'The rest of the path: one or more segments, slashes included.' });
+      }
+    }
+    doc.paths![`${path.slice(0, -4)}/{sub_path}`] = item;
+  }
   const ref = (name: Header) => ({ $ref: `#/components/headers/${name}` });
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     // A route with several methods shares one operation object among them: each gets its own.

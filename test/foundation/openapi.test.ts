@@ -94,6 +94,16 @@ describe('OpenAPI document', () => {
     assert.equal(created.statusCode, 201);
   });
 
+  it('the catch path is documented at its sub-paths too, with storage_unavailable and without any 500', () => {
+    for (const path of ['/v1/catch/{bin_id}', '/v1/catch/{bin_id}/{sub_path}']) {
+      const op = doc.paths[path]!.post!;
+      assert.deepEqual(Object.keys(op.responses!).sort(), ['200', '404', '408', '413', '431', '503'], path);
+      assert.deepEqual(op.responses!['503']!.content!['application/json']!.schema!.properties!.code!.enum, ['storage_unavailable'], path);
+    }
+    const params = (doc.paths['/v1/catch/{bin_id}/{sub_path}']!.get as { parameters: Array<{ name: string; in: string }> }).parameters;
+    assert.deepEqual(params.map((p) => `${p.in}:${p.name}`), ['path:bin_id', 'path:sub_path']);
+  });
+
   it('the json-transform 400 documents the JMESPath error fields of CONTRACT §3.2', () => {
     const schema = doc.paths['/v1/json-transform']!.post!.responses!['400']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
     for (const field of ['detail', 'code', 'error', 'error_type', 'expression', 'position']) assert.ok(Object.hasOwn(schema.properties, field), field);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { comparable, overSocket } from '../helpers/socket-exchange.js';
@@ -49,5 +50,72 @@ describe('catch: the pre-router fast route and the Fastify route answer and stor
         assert.equal(storedWire.body, c.body ?? '', label);
       }
     }
+  });
+});
+
+describe('catch: CONNECT, which Node hands to the server rather than to a route', () => {
+  let t: TestApp;
+  let port: number;
+  let binId: string;
+  before(async () => {
+    t = await buildTestApp({ env: { MAX_BODY_BYTES: '1000' } });
+    port = Number(new URL(await listenOnLoopback(t.app)).port);
+    binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+  });
+  after(() => t.close());
+
+  /** Raw bytes in, the whole answer out (the server closes the connection after it). */
+  const raw = (text: string, chunks: string[] = []) =>
+    new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.write(text);
+      for (const [i, chunk] of chunks.entries()) setTimeout(() => socket.write(chunk), 50 * (i + 1));
+      let all = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (all += c));
+      socket.on('end', () => {
+        const [head, body] = [all.slice(0, all.indexOf('\r\n\r\n')), all.slice(all.indexOf('\r\n\r\n') + 4)];
+        const [status, ...lines] = head.split('\r\n');
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        resolve({ status: Number(status!.split(' ')[1]), headers, body });
+      });
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error(`no answer: ${JSON.stringify(all)}`)), 5000).unref();
+    });
+  const requests = async () => (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
+
+  it('is captured like any method, its Content-Length body too, and answered with the catch 200 before the connection closes', async () => {
+    const answer = await raw(`CONNECT /v1/catch/${binId}/tunnel?x=1 HTTP/1.1\r\nHost: h\r\nX-Request-Id: conn-1\r\nContent-Length: 10\r\n\r\nhello`, [' worl', 'd']);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['x-request-id'], 'conn-1');
+    assert.equal(answer.headers['access-control-allow-origin'], '*');
+    assert.equal(answer.headers['content-security-policy'], 'sandbox');
+    assert.equal(answer.headers.connection, 'close');
+    const body = JSON.parse(answer.body);
+    assert.deepEqual(Object.keys(body), ['ok', 'bin_id', 'request_id']);
+    assert.equal(body.bin_id, binId);
+    const list = await requests();
+    assert.equal(list.total, 1);
+    const { request } = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${body.request_id}`, headers: t.auth })).json();
+    assert.equal(request.method, 'CONNECT');
+    assert.equal(request.path, `/v1/catch/${binId}/tunnel`);
+    assert.equal(request.query_string, 'x=1');
+    assert.equal(request.body, 'hello worl');
+    assert.equal(request.content_length, 10);
+    assert.equal(request.source_ip, '127.0.0.1');
+  });
+
+  it('an unknown bin or another path is a 404, a body over MAX_BODY_BYTES a 413, and nothing is stored', async () => {
+    const before = (await requests()).total;
+    const unknown = await raw('CONNECT /v1/catch/bin_doesNotExist000000000000 HTTP/1.1\r\nHost: h\r\n\r\n');
+    assert.equal(unknown.status, 404);
+    assert.equal(JSON.parse(unknown.body).code, 'not_found');
+    const elsewhere = await raw('CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n');
+    assert.equal(elsewhere.status, 404);
+    assert.equal(JSON.parse(elsewhere.body).code, 'not_found');
+    const large = await raw(`CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nContent-Length: 1001\r\n\r\n`);
+    assert.equal(large.status, 413);
+    assert.equal(JSON.parse(large.body).code, 'payload_too_large');
+    assert.equal((await requests()).total, before);
   });
 });

@@ -9,6 +9,7 @@ import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
 import { announcesBody, buildCapture } from './catch-capture.js';
+import { catchConnect } from './catch-connect.js';
 import { summaryOf, summaryToWire } from './wire.js';
 
 /**
@@ -116,7 +117,7 @@ function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => voi
  */
 export default async function catchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config } = ctx;
-  // CONNECT never reaches a route: Node hands it to the server's 'connect' event.
+  // CONNECT never reaches a route: Node hands it to the server's 'connect' event (src/areas/webhook/catch-connect.ts).
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
@@ -132,6 +133,9 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   const respond = createCatchResponder(ctx);
+  app.server.on('connect', catchConnect({
+    respond, requestId: ctx.requestId, log: app.log, maxBodyBytes: config.maxBodyBytes, trustProxy: config.trustProxy === true, headers: CATCH_HEADERS,
+  }));
   if (config.trustProxy === false) {
     ctx.fastRoutes.push(paramRoute({
       route: '/v1/catch/:bin_id',
@@ -152,14 +156,16 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
     summary: 'Capture any request sent to a bin',
     description: DESCRIPTION,
     tags: ['webhook'],
-    response: { 200: captureResponse, ...errorResponses('not_found', 'payload_too_large', 'internal_error') },
+    response: { 200: captureResponse, ...errorResponses('not_found', 'payload_too_large', 'storage_unavailable') },
   };
-  // OpenAPI knows only the standard methods: the other methods and the sub-paths are the same
-  // operation, described once and registered as hidden routes.
+  // OpenAPI knows only the standard methods: the other methods are the same operations, registered
+  // as hidden routes.
   const standard = methods.filter((m) => DOCUMENTED_METHODS.includes(m));
   const extension = methods.filter((m) => !DOCUMENTED_METHODS.includes(m));
   const hidden = { ...schema, hide: true };
   app.route({ method: standard, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema, handler: capture });
   app.route({ method: extension, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema: hidden, handler: capture });
-  app.route({ method: methods, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: hidden, handler: capture });
+  const subPath = { ...schema, summary: 'Capture any request sent to a sub-path of a bin', description: `${DESCRIPTION}\nThe sub-path (\`*\`, any number of segments) is stored in \`path\` with the rest of the request path.` };
+  app.route({ method: standard, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: subPath, handler: capture });
+  app.route({ method: extension, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: { ...subPath, hide: true }, handler: capture });
 }
