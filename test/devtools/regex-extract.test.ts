@@ -254,6 +254,15 @@ describe('POST /v1/regex-extract', () => {
     assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['text']);
   });
 
+  it('1 MiB is counted in bytes of UTF-8: 716800 é (1.37 MiB) is 422, 524288 é (exactly 1 MiB) is searched', async () => {
+    const over = await extract({ pattern: 'a', text: 'é'.repeat(716_800) });
+    assert.equal(over.statusCode, 422);
+    assert.deepEqual(over.json().errors, [{ path: 'text', message: 'must be at most 1 MiB (1048576 bytes of UTF-8)' }]);
+    const exact = await extract({ pattern: 'é$', text: 'é'.repeat(524_288) });
+    assert.equal(exact.statusCode, 200);
+    assert.deepEqual(spans(exact.json().matches), [['é', 524_287, 524_288]]);
+  });
+
   it('a 1 MiB text is searched', async () => {
     const res = await extract({ pattern: 'z+', text: `${'a'.repeat(1_048_570)}zzz` });
     assert.equal(res.statusCode, 200);

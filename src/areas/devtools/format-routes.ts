@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { formatDate } from './date-format.js';
 import { DATE_FORMAT_DESCRIPTION, dateFormatBody, dateFormatResponse } from './date-format-schema.js';
@@ -13,6 +14,9 @@ import { postTool } from '../../http/tool-route.js';
 interface RegexBody { pattern: string; text: string; flags: string }
 interface NumberBody { number: number; format_type: NumberFormatType; locale: string; currency?: string; decimals?: number }
 interface DateBody { date: string | number; output_format?: string; input_format?: string; from_timezone?: string; to_timezone?: string }
+
+/** Longest regex-extract text, in bytes of UTF-8 (CONTRACT §3.5: 1 MiB). */
+const REGEX_TEXT_MAX_BYTES = 1024 * 1024;
 
 /** regex-extract, number-format and date-format (CONTRACT §3.5-3.7). */
 export default async function formatRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -29,13 +33,15 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
         'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)`, `\\A` and `\\Z` (start and end of the whole text) and a leading inline flag group such as `(?ix)`.',
         'Flags: `i` ignore case, `m` multi-line, `s` dot matches newline, `u` strict Unicode syntax (matching is always by code point; with `u` a pattern Unicode mode cannot read is a 422 instead of running in legacy mode), `x` verbose (unescaped whitespace and `#` comments outside character classes are ignored; `\\ ` and `\\#` stay literal); `g` is accepted and ignored; any other letter → 422.',
         '`start`/`end` count Unicode code points; an empty match advances the search by one code point. `groups` and `named_groups` hold null for a group that did not take part; `named_groups` is `{}` when the pattern names none.',
-        `Text up to 1 MiB (1048576 code points; bodies over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches and ${REGEX_LIMITS.maxOutputChars} characters of match and group text are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,
+        `Text up to 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8; a longer text → 422, a body over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches and ${REGEX_LIMITS.maxOutputChars} characters of match and group text are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,
         `Patterns run in a pool of worker threads (at most ${REGEX_POOL.maxThreads} at once, ${REGEX_POOL.perOwner} per key or anonymous address; a free thread goes to the waiting caller with the fewest running), so one caller's slow patterns do not delay others'. Every answer comes within 1 s: a pattern still running ${REGEX_TIMEOUT_MS} ms after it started, or ${REGEX_DEADLINE_MS} ms after the request arrived, is stopped and answers 422 \`regex_timeout\`. A request that found no free thread within ${REGEX_DEADLINE_MS} ms never ran: it answers 429 \`rate_limited\` with \`Retry-After: 1\`, as does one arriving while ${REGEX_POOL.maxQueue} patterns (${REGEX_POOL.maxQueuePerOwner} of the same caller) are waiting.`,
       ].join('\n\n'),
       body: regexExtractBody,
       response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
     },
   }, async ({ pattern, text, flags }: RegexBody, caller) => {
+    // The schema bounds characters; 1 MiB is bytes (a text of é is 2 bytes a character).
+    if (Buffer.byteLength(text) > REGEX_TEXT_MAX_BYTES) throw invalidField('text', `must be at most 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8)`);
     const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS, caller);
     return {
       pattern,
