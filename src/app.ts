@@ -11,6 +11,7 @@ import dnsRoutes from './areas/dns/routes.js';
 import emailRoutes from './areas/email/routes.js';
 import geoRoutes from './areas/geo/routes.js';
 import webhookRoutes from './areas/webhook/routes.js';
+import { connectNotFound } from './areas/webhook/catch-connect.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { answerClientError } from './http/client-error.js';
@@ -176,6 +177,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   await app.register(opsRoutes, ctx);
   await app.register(keyRoutes, ctx);
   for (const area of config.areas) await app.register(AREA_PLUGINS[area], ctx);
+  // Node drops a CONNECT nobody listens for without a word: without the catch path (AREAS), it is a 404.
+  if (!config.areas.includes('webhook')) app.server.on('connect', connectNotFound(requestId, app.log));
   registerPreflight(app);
   return app;
 }

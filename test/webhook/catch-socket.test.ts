@@ -119,3 +119,88 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
     assert.equal((await requests()).total, before);
   });
 });
+
+describe('catch: CONNECT connections are bounded like any other', () => {
+  /**
+   * A raw client that keeps its side open (allowHalfOpen). Once the server ends its side, the client
+   * writes: a server that closed the socket answers with a reset (`released`), one that only
+   * half-closed it would keep reading.
+   */
+  const halfOpen = (port: number, text: string) =>
+    new Promise<{ data: string; closedAfterMs: number; released: boolean }>((resolve) => {
+      const started = Date.now();
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      socket.write(text);
+      let data = '';
+      let closedAfterMs = -1;
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (data += c));
+      socket.on('end', () => {
+        closedAfterMs = Date.now() - started;
+        // The first byte draws the reset; the write after it fails (the read side has ended, so only a write sees it).
+        setTimeout(() => socket.write('x'), 50);
+        setTimeout(() => socket.write('y'), 400);
+        setTimeout(() => {
+          socket.destroy();
+          resolve({ data, closedAfterMs, released: false });
+        }, 1500);
+      });
+      socket.on('error', () => resolve({ data, closedAfterMs, released: true }));
+    });
+
+  it('the server closes the connection after its answer even when the client keeps its side open', async () => {
+    const t = await buildTestApp();
+    try {
+      const port = Number(new URL(await listenOnLoopback(t.app)).port);
+      const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+      const seen = await halfOpen(port, `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n`);
+      assert.match(seen.data, /^HTTP\/1\.1 200 OK\r\n/);
+      assert.ok(seen.closedAfterMs >= 0 && seen.closedAfterMs < 2000, `closed after ${seen.closedAfterMs} ms`);
+      assert.equal(seen.released, true, 'the server closed its socket, not just its side');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a body that never arrives in full gets 408 within the deadline, and app.close() does not wait for a CONNECT still sending', async () => {
+    const t = await buildTestApp();
+    const port = Number(new URL(await listenOnLoopback(t.app)).port);
+    const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+    const short = await halfOpen(port, `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nhello`);
+    assert.match(short.data, /^HTTP\/1\.1 408 /);
+    assert.equal(JSON.parse(short.data.slice(short.data.indexOf('\r\n\r\n') + 4)).code, 'request_timeout');
+    assert.ok(short.closedAfterMs >= 9500 && short.closedAfterMs < 12000, `closed after ${short.closedAfterMs} ms`);
+    // Another one still sending when the app closes: it is cut, and close() returns promptly.
+    const pending = halfOpen(port, `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nContent-Length: 100\r\n\r\nhel`);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await t.close();
+    assert.ok(Date.now() - started < 3000, `close took ${Date.now() - started} ms`);
+    assert.equal((await pending).data, '');
+  });
+
+  it('TRUST_PROXY (a list of proxies) gives CONNECT the same source_ip as other methods', async () => {
+    const t = await buildTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
+    try {
+      const port = Number(new URL(await listenOnLoopback(t.app)).port);
+      const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+      await halfOpen(port, `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9, 127.0.0.1\r\nContent-Length: 0\r\n\r\n`);
+      const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
+      assert.deepEqual(list.requests.map((r: { method: string; source_ip: string }) => [r.method, r.source_ip]), [['CONNECT', '203.0.113.9']]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a process without the webhook area answers CONNECT 404 instead of dropping it', async () => {
+    const t = await buildTestApp({ env: { AREAS: 'devtools' } });
+    try {
+      const port = Number(new URL(await listenOnLoopback(t.app)).port);
+      const seen = await halfOpen(port, 'CONNECT /v1/catch/bin_x HTTP/1.1\r\nHost: h\r\n\r\n');
+      assert.match(seen.data, /^HTTP\/1\.1 404 /);
+      assert.equal(JSON.parse(seen.data.slice(seen.data.indexOf('\r\n\r\n') + 4)).code, 'not_found');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
 import { DevutilError } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
@@ -23,14 +24,14 @@ export interface CatchConnectOptions {
   requestId: (req: IncomingMessage) => string;
   log: FastifyBaseLogger;
   maxBodyBytes: number;
-  /** TRUST_PROXY=true: the source address is the first X-Forwarded-For hop (with a list of proxies the socket's address is kept: CONNECT is not worth checking the list for). */
-  trustProxy: boolean;
+  /** TRUST_PROXY as configured: false, true, or the trusted proxies (addresses/CIDRs), read as Fastify reads it. */
+  trustProxy: boolean | string[];
   /** Headers of every catch answer, errors included. */
   headers: Record<string, string>;
 }
 
-/** A client that sends less body than it announced is let go after this long. */
-const BODY_IDLE_MS = 10_000;
+/** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
+const BODY_DEADLINE_MS = 10_000;
 
 /** The bin id of `/v1/catch/{bin_id}[/…][?…]`, or null for any other target. */
 export function connectBinId(url: string): string | null {
@@ -51,17 +52,27 @@ function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, lim
   const chunks: Buffer[] = [head.subarray(0, expected)];
   let received = chunks[0]!.length;
   if (received >= expected) return done(null, chunks[0]);
-  socket.setTimeout(BODY_IDLE_MS, () => socket.destroy());
+  const deadline = setTimeout(() => {
+    socket.off('data', onData);
+    done(new DevutilError('request_timeout', `The request body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`));
+  }, BODY_DEADLINE_MS);
   const onData = (chunk: Buffer) => {
     const take = chunk.subarray(0, expected - received);
     chunks.push(take);
     received += take.length;
     if (received < expected) return;
     socket.off('data', onData);
-    socket.setTimeout(0);
+    clearTimeout(deadline);
     done(null, Buffer.concat(chunks));
   };
   socket.on('data', onData);
+  socket.once('close', () => clearTimeout(deadline));
+}
+
+/** The trust function Fastify builds from TRUST_PROXY, for proxy-addr. */
+function trustOf(trustProxy: boolean | string[]): ((address: string, hop: number) => boolean) | null {
+  if (trustProxy === false) return null;
+  return trustProxy === true ? () => true : proxyAddr.compile(trustProxy);
 }
 
 /**
@@ -73,25 +84,53 @@ function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, lim
  * @example
  *   app.server.on('connect', catchConnect({ respond, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
  */
-export function catchConnect(options: CatchConnectOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  return (req, duplex, head) => {
+export function catchConnect(options: CatchConnectOptions): ConnectListener {
+  const trust = trustOf(options.trustProxy);
+  const open = new Set<Socket>();
+  const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => {
     const socket = duplex as Socket;
+    // Node takes a CONNECT socket out of the server's connections: no server timeout or close reaches it, so this does.
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
     socket.on('error', () => socket.destroy());
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket);
-    res.on('finish', () => socket.end());
+    // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
+    res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
     const log = lazyRequestLogger(options.log, { reqId: requestId });
     const headers = { ...options.headers, 'x-request-id': requestId };
     const binId = connectBinId(req.url ?? '');
     if (binId === null) return sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), headers, log);
-    // As for every other method (src/http/client-address.ts): the first X-Forwarded-For hop when TRUST_PROXY is set and it is an address.
-    const firstHop = options.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : undefined;
-    const sourceIp = clientAddress({ ip: firstHop || socket.remoteAddress || '', socket });
+    // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
+    const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
     readConnectBody(req, socket, head, options.maxBodyBytes, (err, body) => {
       if (err) return sendRawError(res, err, headers, log);
+      // Being stored: its answer follows the commit, as any capture's does during a graceful stop.
+      open.delete(socket);
       options.respond({ req, res, binId, requestId, log, sourceIp, body: body! });
     });
+  };
+  return Object.assign(listener, { closeAll: () => open.forEach((socket) => socket.destroy()) });
+}
+
+/** A `'connect'` listener, and a way to close the sockets still sending their body (at shutdown). */
+export type ConnectListener = ((req: IncomingMessage, socket: Duplex, head: Buffer) => void) & { closeAll(): void };
+
+/**
+ * The server's `'connect'` listener when no catch path is served (AREAS without webhook): 404 in the
+ * contract's shape, then the connection is closed, instead of Node dropping the socket unanswered.
+ */
+export function connectNotFound(requestId: (req: IncomingMessage) => string, baseLog: FastifyBaseLogger): (req: IncomingMessage, socket: Duplex) => void {
+  return (req, duplex) => {
+    const socket = duplex as Socket;
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => socket.destroySoon());
+    const id = requestId(req);
+    sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, lazyRequestLogger(baseLog, { reqId: id }));
   };
 }

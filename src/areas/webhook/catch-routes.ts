@@ -133,9 +133,11 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   const respond = createCatchResponder(ctx);
-  app.server.on('connect', catchConnect({
-    respond, requestId: ctx.requestId, log: app.log, maxBodyBytes: config.maxBodyBytes, trustProxy: config.trustProxy === true, headers: CATCH_HEADERS,
-  }));
+  const connect = catchConnect({
+    respond, requestId: ctx.requestId, log: app.log, maxBodyBytes: config.maxBodyBytes, trustProxy: config.trustProxy, headers: CATCH_HEADERS,
+  });
+  app.server.on('connect', connect);
+  app.addHook('preClose', async () => connect.closeAll());
   if (config.trustProxy === false) {
     ctx.fastRoutes.push(paramRoute({
       route: '/v1/catch/:bin_id',

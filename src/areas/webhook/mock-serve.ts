@@ -73,7 +73,7 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
         type: 'string',
         examples: ['{"status":"paid"}'],
       },
-      ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'internal_error'),
+      ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'storage_unavailable'),
     },
   };
   // OpenAPI knows only the standard methods: other methods and sub-paths are the same operation, hidden.
