@@ -31,10 +31,11 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 }
 
 // JSON.parse reads a number literal beyond ±1.8e308 as ±Infinity, which JSON cannot carry back
-// (it would go out as `null`). Such a literal has an exponent of three digits or more, or 309 digits
-// in a row: text with neither (0.3 µs a KiB to test) needs no walk for them.
+// (it would go out as `null`). Such a literal has an exponent of three digits or more, or (JSON has
+// no leading zeros, and a two-digit exponent adds at most 99) at least 210 integer digits in a row:
+// text with neither (0.3 µs a KiB to test) needs no walk for them.
 const LONG_EXPONENT = /\d[eE]\+?\d{3}/;
-const LONG_DIGITS = /\d{309}/;
+const LONG_DIGITS = /\d{210}/;
 
 /** Where the first non-finite number in `value` is (`arrays[0][2]`, `number`), or null. */
 function nonFiniteAt(value: unknown, path: string): string | null {
@@ -48,7 +49,9 @@ function nonFiniteAt(value: unknown, path: string): string | null {
     return null;
   }
   for (const key of Object.keys(value)) {
-    const at = nonFiniteAt((value as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
+    // As validation errors write paths (`fields[0].type`); a key that is not a plain name is quoted in brackets.
+    const step = /^[A-Za-z_$][\w$-]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+    const at = nonFiniteAt((value as Record<string, unknown>)[key], step);
     if (at !== null) return at;
   }
   return null;

@@ -96,6 +96,11 @@ describe('JWT bad input', () => {
     await expectFieldError('jwt-verify', { token: forged, secret: Buffer.from(RSA_PUBLIC_PEM).toString('base64'), secret_encoding: 'base64' }, 'secret');
     await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: RSA_PUBLIC_PEM }, 'secret', /never a public key/);
     await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: JSON.stringify(rsa.publicKey.export({ format: 'jwk' })) }, 'secret');
+    // A JWK in any member order (node:crypto writes Ed25519's `kty` last), and a JWK set, are keys too.
+    const ed = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
+    assert.notEqual(Object.keys(ed)[0], 'kty');
+    await expectFieldError('jwt-verify', { token: forged, secret: JSON.stringify(ed) }, 'secret', /never a public key/);
+    await expectFieldError('jwt-verify', { token: forged, secret: ` ${JSON.stringify({ keys: [ed] })}` }, 'secret', /never a public key/);
   });
 
   it('requires the key type to match the algorithm family', async () => {

@@ -185,6 +185,8 @@ describe('mock-data types produce values of the right shape', () => {
       '(?<a>x|y)\\1', '(a)?(b)\\2', '(a)|(b)\\2',
       // A reference to a group that opens later matches the empty string (it was generated as U+0001).
       '\\1(a)', '\\2(a)(b)\\1',
+      // Past the last group `\N` is no reference (an octal or identity escape) and stays as it is.
+      '(a)\\8', '(a)\\1\\2', '\\2(a)',
     ];
     const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
     const rows = await generate({ fields, rows: 30, seed: 5 });

@@ -56,6 +56,10 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
       ['/v1/number-format', '{"number":1e400,"format_type":"decimal"}', 'number'],
       ['/v1/array-ops', '{"operation":"sort","arrays":[[1e308,-1e308,-1E+400]]}', 'arrays[0][2]'],
       ['/v1/json-transform', `{"data":{"a":{"b":[0,${'9'.repeat(400)}]}},"expression":"@"}`, 'data.a.b[1]'],
+      // A long integer part with a short exponent overflows too (308 digits and e1; 251 digits and e60; a fraction).
+      ['/v1/array-ops', `{"operation":"sort","arrays":[[1,${'9'.repeat(308)}e1]]}`, 'arrays[0][1]'],
+      ['/v1/number-format', `{"number":1${'0'.repeat(250)}e60,"format_type":"decimal"}`, 'number'],
+      ['/v1/json-transform', `{"data":{"0":{"":-1${'0'.repeat(220)}.5e99}},"expression":"@"}`, 'data["0"][""]'],
     ];
     for (const [path, text, at] of cases) {
       const { wire, injected } = await both(path, Buffer.from(text));

@@ -20,7 +20,10 @@ const LOOKS_LIKE_KEY = /-----BEGIN [A-Z0-9 ]+-----|^\s*\{\s*"(?:kty|keys)"/;
  */
 export function importHmacSecret(secret: string, encoding: ByteEncoding | undefined): HmacSecret {
   const bytes = decodeBytes(secret, encoding, 'secret');
-  if (LOOKS_LIKE_KEY.test(bytes.toString('latin1'))) {
+  const text = bytes.toString('latin1');
+  const json = wireKeyOf(text);
+  // A JWK in any member order (node:crypto exports `kty` last), or a JWK set, is a key too.
+  if (LOOKS_LIKE_KEY.test(text) || (typeof json === 'object' && (Object.hasOwn(json, 'kty') || Object.hasOwn(json, 'keys')))) {
     throw invalidField('secret', 'is a PEM key, certificate or JWK; an HMAC secret must be a shared secret, never a public key');
   }
   if (bytes.length === 0) throw invalidField('secret', 'must not be empty');

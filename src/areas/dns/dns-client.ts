@@ -149,8 +149,8 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
 }
 
 /**
- * Run `work` with an overall deadline: past `ms`, answer 504 `upstream_timeout` (the query keeps
- * running inside c-ares and may still fill the cache).
+ * Run `work` with an overall deadline: past `ms`, answer 504 `upstream_timeout` (the query's own
+ * resolvers give up at the same 5 s, so a later answer is not waited for).
  *
  * @example
  *   await withDeadline(client.query('A', 'example.com'), 5000);
