@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { createRegexPool } from '../../src/areas/devtools/regex-pool.js';
 import { compilePattern } from '../../src/areas/devtools/regex-syntax.js';
 
-const LIMITS = { maxMatches: 10, maxOutputChars: 1000 };
+const LIMITS = { maxMatches: 10, maxOutputChars: 1000, maxOutputValues: 1000 };
 const threads = () => readdirSync('/proc/self/task').length;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -57,6 +57,28 @@ describe('regex pool', () => {
       await assert.rejects(catastrophic(), { code: 'rate_limited', status: 429 });
       assert.deepEqual((await pool.run(compilePattern('b', ''), 'abc', LIMITS, 'other')).matches.map((m) => m.match), ['b']);
       await Promise.all(accepted);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a full queue still takes a new caller: the newest job of the caller with the most waiting gives way (429)', async () => {
+    // A long deadline: every job that keeps its place runs (one thread, 200 ms each), whatever the machine's load.
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 3000, maxQueue: 4, maxQueuePerOwner: 2, idleMs: 200 });
+    try {
+      await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+      const catastrophic = (owner: string) => pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, owner);
+      // a1 runs; a2, a3 and b1, b2 wait: the queue (4) is full with two callers of two each.
+      const outcomes = ['a', 'a', 'a', 'b', 'b'].map((owner) => catastrophic(owner).then(() => 'ok', (err: { code: string }) => err.code));
+      await sleep(20);
+      // Another caller gets in: the newest job of a longest queue (a3) gives way with 429.
+      const other = pool.run(compilePattern('b', ''), 'abc', LIMITS, 'c');
+      // A caller with as many waiting as the longest does not push anyone out.
+      await assert.rejects(catastrophic('b'), { code: 'rate_limited', status: 429 });
+      const codes = await Promise.all(outcomes);
+      assert.equal(codes.filter((c) => c === 'rate_limited').length, 1, codes.join(','));
+      assert.equal(codes.filter((c) => c === 'regex_timeout').length, 4, codes.join(','));
+      assert.deepEqual((await other).matches.map((m) => m.match), ['b']);
     } finally {
       await pool.close();
     }

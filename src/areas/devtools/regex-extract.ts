@@ -22,6 +22,12 @@ export interface ExtractLimits {
   maxMatches: number;
   /** Most characters of match and group text returned in total (bounds the response size). */
   maxOutputChars: number;
+  /**
+   * Most values returned in total: each match, each of its groups and named groups (a null one
+   * too). Bounds what a pattern of many empty groups makes (`(x)?` a thousand times × 10000 matches
+   * was 50 MB of nulls, built and serialised on the event loop).
+   */
+  maxOutputValues: number;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -65,7 +71,7 @@ function copyNamedGroups(groups: Record<string, string | undefined> | undefined)
  * where a catastrophic pattern cannot stall anything (the regex worker).
  *
  * @example
- *   extractMatches({ source: '(\\d)(x)?', flags: 'g' }, '😀1', { maxMatches: 10, maxOutputChars: 1e6 })
+ *   extractMatches({ source: '(\\d)(x)?', flags: 'g' }, '😀1', { maxMatches: 10, maxOutputChars: 1e6, maxOutputValues: 1e6 })
  *   // → { matches: [{ match: '1', start: 1, end: 2, groups: ['1', null], namedGroups: {} }], truncated: false }
  */
 export function extractMatches(pattern: CompiledPattern, text: string, limits: ExtractLimits): ExtractResult {
@@ -73,10 +79,12 @@ export function extractMatches(pattern: CompiledPattern, text: string, limits: E
   const toCodePoint = createCodePointCounter(text);
   const matches: RegexMatch[] = [];
   let budget = limits.maxOutputChars;
+  let values = limits.maxOutputValues;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     const groups = m.slice(1).map((g) => g ?? null);
     budget -= groups.reduce((sum, g) => sum + (g?.length ?? 0), m[0].length);
-    if (matches.length >= limits.maxMatches || budget < 0) return { matches, truncated: true };
+    values -= 1 + groups.length + (m.groups ? Object.keys(m.groups).length : 0);
+    if (matches.length >= limits.maxMatches || budget < 0 || values < 0) return { matches, truncated: true };
     const start = toCodePoint(m.index);
     const end = toCodePoint(m.index + m[0].length);
     matches.push({ match: m[0], start, end, groups, namedGroups: copyNamedGroups(m.groups) });

@@ -85,12 +85,13 @@ function spawnWorker(): { worker: Worker; port: MessagePort } {
  * 422 `regex_timeout`; its worker stops it and takes the next job (a worker that has not stopped
  * it `STOP_GRACE_MS` later is terminated and replaced). A job that could not start before
  * its deadline (waiting for the pool's very first start does not count) never ran: it fails with
- * 429 `rate_limited` and `Retry-After: 1`, as do jobs beyond `maxQueue` or `maxQueuePerOwner`.
+ * 429 `rate_limited` and `Retry-After: 1`, as do jobs beyond `maxQueuePerOwner`, and beyond `maxQueue`
+ * unless the caller has fewer waiting than the caller with the most (whose newest job then gives way).
  * The event loop is never blocked. Workers are unref'd so they never keep the process alive.
  *
  * @example
  *   const pool = createRegexPool({ size: 4, maxThreads: 8, perOwner: 3, timeoutMs: 500, deadlineMs: 900, maxQueue: 64, maxQueuePerOwner: 16, idleMs: 10_000 });
- *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6 }, 'key_1');
+ *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6, maxOutputValues: 1e6 }, 'key_1');
  *   await pool.close();
  */
 export function createRegexPool(options: RegexPoolOptions): RegexPool {
@@ -161,6 +162,8 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     }
     return best && dequeue(best);
   }
+
+  const queueFull = () => new DevutilError('rate_limited', 'Too many regular expressions are waiting to run; retry shortly.', { headers: { 'retry-after': '1' } });
 
   function dequeue(job: Job): Job | undefined {
     const jobs = waiting.get(job.owner);
@@ -277,8 +280,15 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   return {
     run(pattern, text, limits, owner) {
       if (closed) return Promise.reject(new DevutilError('internal_error', 'The regex pool is closed.'));
-      if (waitingCount >= options.maxQueue || (waiting.get(owner)?.length ?? 0) >= options.maxQueuePerOwner) {
-        return Promise.reject(new DevutilError('rate_limited', 'Too many regular expressions are waiting to run; retry shortly.', { headers: { 'retry-after': '1' } }));
+      const queued = waiting.get(owner)?.length ?? 0;
+      if (queued >= options.maxQueuePerOwner) return Promise.reject(queueFull());
+      if (waitingCount >= options.maxQueue) {
+        // Full: a caller with fewer waiting takes the place of the newest job of the caller with the most,
+        // so a few callers filling the queue cannot shut the others out.
+        let longest: Job[] | undefined;
+        for (const jobs of waiting.values()) if (!longest || jobs.length > longest.length) longest = jobs;
+        if (!longest || longest.length <= queued + 1) return Promise.reject(queueFull());
+        dequeue(longest[longest.length - 1]!)?.reject(queueFull());
       }
       return new Promise<ExtractResult>((resolve, reject) => {
         const job: Job = { owner, message: { id: nextId++, pattern, text, limits, timeoutMs: options.timeoutMs }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };

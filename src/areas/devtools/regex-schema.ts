@@ -22,7 +22,7 @@ export const REGEX_POOL = {
 } as const;
 
 /** Bounds on what one call returns. */
-export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024 };
+export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024, maxOutputValues: 200_000 };
 
 /** Request body of `POST /v1/regex-extract`. */
 export const regexExtractBody = {
