@@ -58,7 +58,9 @@ interface Slot {
   error?: Error;
 }
 
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
+// A worker holds a text of 1 MiB at most and a result bounded by REGEX_LIMITS (8 Mi characters,
+// 200000 values): 128 MiB is room enough, and up to 16 threads stay within about 2.3 GB however they are used.
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
 /**
  * How long past its time limit a worker may take to stop a job itself before its thread is
