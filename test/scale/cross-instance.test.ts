@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { redisClusterSkipReason, startRedisServer, startServiceProcess, type RedisServer, type ServiceProcess } from '../helpers/processes.js';
+import { collectEvents } from '../helpers/sse-events.js';
 
 // Two service processes on one Redis, checked where an audit found them behaving as two services:
 // the order of a live stream fed by both, and a key revoked or rotated through the other one.
@@ -21,35 +21,6 @@ async function call(base: string, path: string, init: RequestInit & { key?: stri
   };
   const res = await fetch(base + path, { ...init, headers });
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
-}
-
-/** Request ids of the SSE `request` events of a stream, in arrival order, once `count` arrived. */
-function collectEvents(url: string, key: string, count: number): { ready: Promise<void>; events: Promise<string[]> } {
-  let markReady!: () => void;
-  const ready = new Promise<void>((r) => (markReady = r));
-  const events = new Promise<string[]>((resolve, reject) => {
-    const req = get(url, { headers: { 'x-api-key': key } }, (res) => {
-      let buffer = '';
-      const ids: string[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        markReady();
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const data = /^event: request\ndata: (.*)$/m.exec(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-          if (data) ids.push(JSON.parse(data[1]).request_id);
-          if (ids.length === count) {
-            req.destroy();
-            resolve(ids);
-          }
-        }
-      });
-    });
-    req.on('error', (err) => (err.message.includes('aborted') ? undefined : reject(err)));
-    setTimeout(() => reject(new Error('stream timed out')), 30_000).unref();
-  });
-  return { ready, events };
 }
 
 /** How many neighbours of `got` are in the opposite order to `stored`. */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { redisClusterSkipReason, startRedisCluster, startRedisServer, startServiceProcess, type ServiceProcess } from '../helpers/processes.js';
+import { collectEvents } from '../helpers/sse-events.js';
 
 const skip = redisClusterSkipReason();
 const plans = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
@@ -19,37 +19,6 @@ async function call(base: string, path: string, init: RequestInit & { key?: stri
   const headers = { ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.key ? { 'x-api-key': init.key } : {}), ...(init.headers as Record<string, string>) };
   const res = await fetch(base + path, { ...init, headers });
   return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
-}
-
-/** Collect SSE `request` events from a stream until `count` arrived. */
-function collectEvents(url: string, key: string, count: number): { ready: Promise<void>; events: Promise<string[]> } {
-  let markReady!: () => void;
-  const ready = new Promise<void>((r) => (markReady = r));
-  const events = new Promise<string[]>((resolve, reject) => {
-    const req = get(url, { headers: { 'x-api-key': key } }, (res) => {
-      let buffer = '';
-      const ids: string[] = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        markReady();
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = /^event: request\ndata: (.*)$/m.exec(block);
-          if (data) ids.push(JSON.parse(data[1]).request_id);
-          if (ids.length === count) {
-            req.destroy();
-            resolve(ids);
-          }
-        }
-      });
-    });
-    req.on('error', (err) => (err.message.includes('aborted') ? undefined : reject(err)));
-    setTimeout(() => reject(new Error('stream timed out')), 20_000).unref();
-  });
-  return { ready, events };
 }
 
 /** Where the two processes meet: one redis-server, or a 3-master Redis Cluster (`redis+cluster://`). */
@@ -81,7 +50,7 @@ for (const backend of BACKENDS) describe(`two service processes sharing ${backen
 
   it('captures through A are listed, read, counted and streamed through B in capture order', async () => {
     const bin = (await call(a.url, '/v1/bins', { method: 'POST', key, body: '{}' })).body.bin;
-    const stream = collectEvents(`${b.url}/v1/bins/${bin.bin_id}/stream`, key, 5);
+    const stream = collectEvents(`${b.url}/v1/bins/${bin.bin_id}/stream`, key, 5, 20_000);
     await stream.ready;
     const sent: string[] = [];
     for (let i = 0; i < 5; i++) {

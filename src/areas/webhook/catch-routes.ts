@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
@@ -9,7 +9,7 @@ import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
 import { announcesBody, buildCapture } from './catch-capture.js';
-import { catchConnect } from './catch-connect.js';
+import { catchConnect, type ConnectExchange } from './catch-connect.js';
 import { summaryOf, summaryToWire } from './wire.js';
 
 /**
@@ -64,15 +64,7 @@ function ackHeaders(req: IncomingMessage, requestId: string): string[] {
 }
 
 /** One request to capture: the raw exchange, the bin id, the request's id, logger and source address, and its body when already read. */
-interface CatchExchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  binId: string;
-  requestId: string;
-  log: FastifyBaseLogger;
-  sourceIp: string;
-  body?: Buffer;
-}
+type CatchExchange = Omit<ConnectExchange, 'body'> & { body?: Buffer };
 
 /**
  * Capture on the raw request and response: read the body (413 past MAX_BODY_BYTES), store the
