@@ -33,6 +33,31 @@ describe('HMAC', () => {
     }
   });
 
+  it('keys around the block size and messages around 16 KiB agree with node:crypto, call after call', async () => {
+    // Messages up to 16 KiB are hashed in reused buffers, longer ones by node's Hmac; a key longer
+    // than the block (64 bytes for SHA-256, 128 for SHA-384/512) is hashed first.
+    const { randomBytes } = await import('node:crypto');
+    for (const algorithm of ALGORITHMS) {
+      for (const keyLength of [1, 64, 65, 128, 129, 300, 3]) {
+        for (const dataLength of [0, 1, 16_383, 16_384, 16_385, 40_000]) {
+          const key = randomBytes(keyLength);
+          const data = randomBytes(dataLength);
+          const expected = createHmac(algorithm, key).update(data).digest('hex');
+          const res = await post('/v1/auth/hmac', { data: data.toString('base64'), data_encoding: 'base64', key: key.toString('hex'), key_encoding: 'hex', algorithm });
+          assert.equal(res.json().signature, expected, `${algorithm}, ${keyLength}-byte key, ${dataLength}-byte message`);
+          const check = await post('/v1/auth/hmac-verify', { data: data.toString('base64'), data_encoding: 'base64', key: key.toString('hex'), key_encoding: 'hex', algorithm, signature: expected });
+          assert.equal(check.json().valid, true);
+        }
+      }
+    }
+  });
+
+  it('a message with characters beyond ASCII is MACed as its UTF-8 bytes', async () => {
+    const data = 'prix: 12 € — 🎉 naïve';
+    const res = await post('/v1/auth/hmac', { data, key: 'clé' });
+    assert.equal(res.json().signature, createHmac('sha256', Buffer.from('clé')).update(Buffer.from(data, 'utf8')).digest('hex'));
+  });
+
   it('defaults: sha256, hex, UTF-8 key and data', async () => {
     const res = await post('/v1/auth/hmac', { data: 'what do ya want for nothing?', key: 'Jefe' });
     assert.deepEqual(res.json(), { signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', algorithm: 'sha256', encoding: 'hex' });

@@ -59,6 +59,41 @@ describe('JWT interoperability with node:crypto and jose', () => {
     });
   }
 
+  it('HS*: secrets of every length around the hash block (64 and 128 bytes) sign and verify as node:crypto does, one after another', async () => {
+    // The HMAC is computed in reused buffers: a long secret must not leave bytes behind for the next, shorter one.
+    for (const [alg, hash] of Object.entries(HMAC)) {
+      for (const length of [1, 63, 64, 65, 127, 128, 129, 300, 2]) {
+        const secret = randomBytes(length);
+        const res = await post('jwt-generate', { algorithm: alg, secret: secret.toString('hex'), secret_encoding: 'hex', payload: { n: length } });
+        assert.equal(res.statusCode, 200, res.body);
+        const [h, p, s] = res.json().token.split('.');
+        assert.equal(s, createHmac(hash, secret).update(`${h}.${p}`).digest('base64url'), `${alg} with ${length} bytes`);
+        const verified = (await post('jwt-verify', { token: res.json().token, secret: secret.toString('hex'), secret_encoding: 'hex' })).json();
+        assert.equal(verified.valid, true, `${alg} with ${length} bytes`);
+        const other = Buffer.from(secret);
+        other[length - 1]! ^= 0x01;
+        const refused = (await post('jwt-verify', { token: res.json().token, secret: other.toString('hex'), secret_encoding: 'hex' })).json();
+        assert.equal(refused.reason, 'invalid_signature', `${alg} with ${length} bytes, last bit flipped`);
+      }
+    }
+  });
+
+  it('HS256: a signature whose last character carries other unused bits names the same bytes and verifies (as with jose); another character does not', async () => {
+    const secret = 'a-long-shared-secret-of-32-bytes!';
+    const input = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: 'bits' })}`;
+    const signature = createHmac('sha256', secret).update(input).digest('base64url');
+    // 43 characters carry 258 bits: the last one's 2 low bits are unused.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1)!);
+    const sameBytes = signature.slice(0, -1) + alphabet[last ^ 0b01];
+    const otherBytes = signature.slice(0, -1) + alphabet[last ^ 0b100];
+    assert.deepEqual(Buffer.from(sameBytes, 'base64url'), Buffer.from(signature, 'base64url'));
+    assert.equal((await post('jwt-verify', { token: `${input}.${sameBytes}`, secret })).json().valid, true);
+    assert.equal((await post('jwt-verify', { token: `${input}.${otherBytes}`, secret })).json().reason, 'invalid_signature');
+    const { jwtVerify: joseVerify } = await import('jose');
+    await joseVerify(`${input}.${sameBytes}`, new TextEncoder().encode(secret));
+  });
+
   for (const [alg, row] of Object.entries(ASYMMETRIC)) {
     it(`${alg}: the service's token verifies with node:crypto, and a node:crypto token verifies through the service`, async () => {
       const { privateKey, publicKey } = row.keys();

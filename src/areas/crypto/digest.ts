@@ -1,4 +1,5 @@
-import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { hash } from 'node:crypto';
+import { hmacText, sameText } from './hmac.js';
 
 /**
  * Hash algorithms of `POST /v1/auth/hash`: wire name → node:crypto name, digest size, standard.
@@ -48,7 +49,7 @@ export function computeHash(data: Buffer, algorithm: HashAlgorithm, encoding: Di
  *   computeHmac(Buffer.from('what do ya want for nothing?'), Buffer.from('Jefe'), 'sha256', 'hex') // '5bdcc146bf60754e...'
  */
 export function computeHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, encoding: DigestEncoding): string {
-  return createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest(encoding);
+  return hmacText(HMAC_ALGORITHMS[algorithm].node, key, data, encoding);
 }
 
 /**
@@ -59,6 +60,5 @@ export function computeHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm,
  *   verifyHmac(data, key, 'sha256', Buffer.from('5bdc...', 'hex')) // true
  */
 export function verifyHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, signature: Buffer): boolean {
-  const expected = createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest();
-  return expected.length === signature.length && timingSafeEqual(expected, signature);
+  return sameText(hmacText(HMAC_ALGORITHMS[algorithm].node, key, data, 'hex'), signature.toString('hex'));
 }

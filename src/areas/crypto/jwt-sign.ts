@@ -76,7 +76,7 @@ export function signJwt(input: SignJwtInput): MaybePromise<SignedJwt> {
   const header: Record<string, unknown> = { typ: 'JWT', ...extra, alg: input.algorithm };
   const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
   return andThen(createSignature(input.algorithm, input.key, signingInput), (signature) => ({
-    token: `${signingInput}.${signature.toString('base64url')}`,
+    token: `${signingInput}.${signature}`,
     header,
     payload,
   }));

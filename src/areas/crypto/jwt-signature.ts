@@ -1,6 +1,7 @@
-import { constants, createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { constants, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { MaybePromise } from '../../maybe-promise.js';
+import { hmacText, sameText, type HmacHash } from './hmac.js';
 import { HmacSecret, JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 
 /** Per family: the node:crypto options that make `sign`/`verify` write and read a JOSE signature. */
@@ -18,41 +19,50 @@ const KEY_OPTIONS: Record<JwtAlgorithm['family'], (row: JwtAlgorithm) => object>
 const signOnThreadPool = promisify(sign) as (hash: string | null, data: Buffer, key: object) => Promise<Buffer>;
 const verifyOnThreadPool = promisify(verify) as (hash: string | null, data: Buffer, key: object, signature: Buffer) => Promise<boolean>;
 
-const hmac = (row: JwtAlgorithm, key: JwtKey, data: Buffer) => createHmac(row.hash!, key instanceof HmacSecret ? key.bytes : key).update(data).digest();
+/** The HS* signature as base64url (the secret is an HmacSecret once `keyMismatch` has passed). */
+const hmac = (row: JwtAlgorithm, key: JwtKey, signingInput: string) =>
+  hmacText(row.hash as HmacHash, key instanceof HmacSecret ? key.bytes : key.export(), signingInput, 'base64url');
 
 /**
- * The JWS signature of `signingInput` (`header.payload`, base64url) with node:crypto. The key must
- * already fit the algorithm (see `keyMismatch`). Slow operations (the row's `offEventLoop`: RSA
- * private keys, P-384 and P-521) run on the thread pool and return a promise; the rest return now.
+ * The JWS signature of `signingInput` (`header.payload`, base64url), itself base64url, with
+ * node:crypto. The key must already fit the algorithm (see `keyMismatch`). Slow operations (the
+ * row's `offEventLoop`: RSA private keys, P-384 and P-521) run on the thread pool and return a
+ * promise; the rest return now.
  *
  * @example
- *   createSignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30') // Buffer of 32 bytes
+ *   createSignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30') // 43 base64url characters (32 bytes)
  */
-export function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): MaybePromise<Buffer> {
+export function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): MaybePromise<string> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
-  const data = Buffer.from(signingInput, 'ascii');
-  if (row.family === 'hmac') return hmac(row, key, data);
+  if (row.family === 'hmac') return hmac(row, key, signingInput);
   if (key instanceof HmacSecret) throw new TypeError(`${alg} cannot sign with an HMAC secret`); // keyMismatch refuses it first
+  const data = Buffer.from(signingInput, 'ascii');
   const options = { key, ...KEY_OPTIONS[row.family](row) };
-  return row.offEventLoop?.includes('sign') ? signOnThreadPool(row.hash, data, options) : sign(row.hash, data, options);
+  if (!row.offEventLoop?.includes('sign')) return sign(row.hash, data, options).toString('base64url');
+  return signOnThreadPool(row.hash, data, options).then((signature) => signature.toString('base64url'));
 }
 
 /**
- * Check a JWS signature over `signingInput` with node:crypto; HMACs compare in constant time.
- * Inline for the algorithms whose check takes microseconds, on the thread pool (a promise) for
- * P-384 and P-521. The key must already fit the algorithm (see `keyMismatch`).
+ * Check a JWS signature (base64url, as in the token) over `signingInput` with node:crypto; HMACs
+ * compare in constant time. Inline for the algorithms whose check takes microseconds, on the
+ * thread pool (a promise) for P-384 and P-521. The key must already fit the algorithm (see `keyMismatch`).
  *
  * @example
- *   verifySignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30', signatureBytes) // true
+ *   verifySignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30', 'ZBuY...') // true
  */
-export function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: Buffer): MaybePromise<boolean> {
+export function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: string): MaybePromise<boolean> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
-  const data = Buffer.from(signingInput, 'ascii');
   if (row.family === 'hmac') {
-    const expected = hmac(row, key, data);
-    return expected.length === signature.length && timingSafeEqual(expected, signature);
+    const expected = hmac(row, key, signingInput);
+    if (sameText(expected, signature)) return true;
+    // Other trailing bits in the last character spell the same bytes (base64url decoders ignore them, jose's too).
+    const given = Buffer.from(signature, 'base64url');
+    const wanted = Buffer.from(expected, 'base64url');
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
-  if (key instanceof HmacSecret || (row.signatureBytes !== undefined && signature.length !== row.signatureBytes)) return false;
+  const bytes = Buffer.from(signature, 'base64url');
+  if (key instanceof HmacSecret || (row.signatureBytes !== undefined && bytes.length !== row.signatureBytes)) return false;
+  const data = Buffer.from(signingInput, 'ascii');
   const options = { key, ...KEY_OPTIONS[row.family](row) };
-  return row.offEventLoop?.includes('verify') ? verifyOnThreadPool(row.hash, data, options, signature) : verify(row.hash, data, options, signature);
+  return row.offEventLoop?.includes('verify') ? verifyOnThreadPool(row.hash, data, options, bytes) : verify(row.hash, data, options, bytes);
 }

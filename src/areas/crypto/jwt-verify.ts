@@ -56,7 +56,7 @@ export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions)
   if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 
   const signingInput = token.slice(0, token.lastIndexOf('.'));
-  return andThen(verifySignature(alg, key, signingInput, Buffer.from(read.signature, 'base64url')), (holds) => {
+  return andThen(verifySignature(alg, key, signingInput, read.signature), (holds) => {
     if (!holds) return fail('invalid_signature', 'the signature does not match the header and payload with this key');
     // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
     if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
