@@ -22,6 +22,7 @@ export interface TestDnsServer {
 
 const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
+/** Read on every query, so a test may change them while the server runs (`silent` to make it die or come back). */
 export interface DnsServerOptions {
   failing?: FailingNames;
   /** Never answer at all. */

@@ -1,4 +1,5 @@
 import { promises as dns } from 'node:dns';
+import { performance } from 'node:perf_hooks';
 import { DevutilError, invalidField } from '../../errors.js';
 import { createTtlCache } from '../../ttl-cache.js';
 
@@ -34,8 +35,28 @@ const CACHE = { maxEntries: 10_000, minTtlSeconds: 1, maxTtlSeconds: 3600, defau
  * A fresh channel costs about 14 µs, and answers are cached.
  */
 const RESOLVER_OPTIONS = { timeout: 5000, tries: 1 };
+/** A query's whole time, its wait for a turn included: past it, 504 `upstream_timeout` (CONTRACT §6). */
+const QUERY_BUDGET_MS = RESOLVER_OPTIONS.timeout;
 /** Without an answer by then the query goes out again (a lost UDP datagram), first to the next server; the first outcome wins. */
 export const RESEND_AFTER_MS = 1500;
+/**
+ * Most resolvers working at once, each holding a UDP socket: a query holds two at most (its first and
+ * its resend), so MAX_RESOLVERS / 2 queries run at once and the others wait their turn in order. A
+ * silent upstream under a flood of distinct names then cannot use up the process's file descriptors,
+ * and a resend never waits for a turn (it would never get one while every turn waits on a silent server).
+ */
+export const MAX_RESOLVERS = 256;
+const MAX_RUNNING_QUERIES = MAX_RESOLVERS / 2;
+
+/** node:dns error codes meaning a server did answer, if only with a failure (not so: ETIMEOUT, ECONNREFUSED for a closed port, ECANCELLED). */
+const ANSWERED_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'ENOTIMP', 'EFORMERR', 'EBADRESP']);
+
+/** A query waiting for a turn: it starts, or fails unstarted once `deadlineAt` (a `performance.now()` reading) has passed. */
+interface Waiter {
+  deadlineAt: number;
+  begin(): void;
+  expire(): void;
+}
 
 export interface DnsClientOptions {
   /** `ip` or `ip:port` entries (`[v6]:port`); empty means the system's resolvers. */
@@ -49,7 +70,7 @@ export interface DnsClient {
   query(type: QueryType, name: string): Promise<unknown[]>;
   /** The cached answers, if fresh, without querying. */
   peek(type: QueryType, name: string): unknown[] | undefined;
-  /** Cancel queries still running (at shutdown). */
+  /** Cancel queries still running or waiting (at shutdown). */
   close(): void;
 }
 
@@ -57,6 +78,9 @@ export interface DnsClient {
  * Create a DNS client over node's c-ares resolver (which retries over TCP when a UDP answer is
  * truncated). Answers are cached by (type, name) honouring TTLs within bounds; negative answers
  * are cached briefly; failures are not cached. Identical queries in flight share one request.
+ * Queries start on the server that last answered a resend after the one before it in the list
+ * stayed silent, so a dead first server costs one resend, not one per query. At most
+ * {@link MAX_RESOLVERS} resolvers work at once.
  *
  * @example
  *   const client = createDnsClient({ servers: ['127.0.0.1:5353'], now: Date.now });
@@ -65,48 +89,103 @@ export interface DnsClient {
 export function createDnsClient(options: DnsClientOptions): DnsClient {
   const cache = createTtlCache<unknown[]>({ ...CACHE, now: options.now });
   const inFlight = new Map<string, Promise<unknown[]>>();
-  const working = new Set<Resolver>();
+  const { servers } = options;
+  /** Fails a query not yet settled, for close(). */
+  const unsettled = new Set<(err: Error) => void>();
+  /** Queries waiting for a turn, oldest first (a Set keeps insertion order and deletes in O(1)). */
+  const waiting = new Set<Waiter>();
+  let running = 0;
+  /** Index in `servers` where a query's first resolver starts (the resend starts on the next one). */
+  let preferred = 0;
 
-  /** A resolver for one attempt: the servers from the `attempt`-th on, then the others (c-ares moves on to the next after a failure). */
-  function resolverFor(attempt: number): Resolver {
+  /** Give the turn of a settled query to the oldest waiting one whose budget is not used up; fail those whose is. */
+  function passTurn(): void {
+    for (const next of waiting) {
+      waiting.delete(next);
+      if (performance.now() < next.deadlineAt) return next.begin();
+      next.expire();
+    }
+    running--;
+  }
+
+  /** A resolver for the servers from the `first`-th on, then the others (c-ares moves on to the next after a failure). */
+  function resolverFor(first: number): Resolver {
     const resolver = new dns.Resolver(RESOLVER_OPTIONS);
-    const { servers } = options;
     if (servers.length > 0) {
-      const first = attempt % servers.length;
-      resolver.setServers([...servers.slice(first), ...servers.slice(0, first)]);
+      const at = first % servers.length;
+      resolver.setServers([...servers.slice(at), ...servers.slice(0, at)]);
     }
     return resolver;
   }
 
-  /** `run` on a fresh resolver, and again on another after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it. */
+  /**
+   * `run` on a fresh resolver once the query has a turn, and again on another starting on the next server
+   * after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it, or the budget running out.
+   */
   function attempt(run: (r: Resolver) => Promise<unknown[]>): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
+      const deadlineAt = performance.now() + QUERY_BUDGET_MS;
       const mine: Resolver[] = [];
+      let base = 0;
+      let turn: 'waiting' | 'held' | 'none' = 'none';
       let settled = false;
+      let resend: NodeJS.Timeout | undefined;
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(resend);
-        for (const r of mine) {
-          working.delete(r);
-          r.cancel();
-        }
+        clearTimeout(deadline);
+        unsettled.delete(fail);
+        for (const r of mine) r.cancel();
+        if (turn === 'waiting') waiting.delete(waiter);
+        else if (turn === 'held') passTurn();
         outcome();
       };
-      const start = () => {
-        const r = resolverFor(mine.length);
+      const fail = (err: Error) => settle(() => reject(err));
+      const deadline = setTimeout(() => fail(timeoutError()), QUERY_BUDGET_MS);
+      const start = (index: number) => {
+        const r = resolverFor(base + index);
         mine.push(r);
-        working.add(r);
-        let running: Promise<unknown[]>;
+        let answers: Promise<unknown[]>;
         try {
-          running = run(r);
+          answers = run(r);
         } catch (err) {
-          return settle(() => reject(err));
+          return fail(err as Error);
         }
-        running.then((answers) => settle(() => resolve(answers)), (err: unknown) => settle(() => reject(err)));
+        // An outcome from the resend means the server before it stayed silent: later queries start on the resend's.
+        const answered = () => {
+          if (!settled && index > 0 && servers.length > 1) preferred = (base + index) % servers.length;
+        };
+        answers.then((found) => {
+          answered();
+          settle(() => resolve(found));
+        }, (err: NodeJS.ErrnoException) => {
+          if (ANSWERED_CODES.has(err.code ?? '')) answered();
+          fail(err);
+        });
       };
-      const resend = setTimeout(start, RESEND_AFTER_MS);
-      start();
+      const begin = () => {
+        turn = 'held';
+        base = preferred;
+        resend = setTimeout(() => start(1), RESEND_AFTER_MS);
+        start(0);
+      };
+      const waiter: Waiter = {
+        deadlineAt,
+        begin,
+        expire: () => {
+          turn = 'none';
+          fail(timeoutError());
+        },
+      };
+      unsettled.add(fail);
+      if (running < MAX_RUNNING_QUERIES) {
+        running++;
+        begin();
+      } else {
+        turn = 'waiting';
+        waiting.add(waiter);
+      }
     });
   }
 
@@ -142,8 +221,7 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
       return cache.get(`${type}:${name}`);
     },
     close() {
-      for (const r of working) r.cancel();
-      working.clear();
+      for (const fail of [...unsettled]) fail(Object.assign(new Error('The DNS client was closed.'), { code: 'ECANCELLED' }));
     },
   };
 }
@@ -165,6 +243,11 @@ export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The error of a query whose budget ran out, as node:dns reports its own timeouts. */
+function timeoutError(): Error {
+  return Object.assign(new Error(`No answer within ${QUERY_BUDGET_MS} ms.`), { code: 'ETIMEOUT' });
 }
 
 function minTtl(answers: unknown[]): number {

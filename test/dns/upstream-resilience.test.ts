@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_RESOLVERS } from '../../src/areas/dns/dns-client.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startDnsServer, type DnsServerOptions, type TestDnsServer } from './dns-server.js';
+
+const ZONE = {
+  'two.example.test': [{ type: 'A', data: '192.0.2.2' }],
+  'three.example.test': [{ type: 'A', data: '192.0.2.3' }],
+  'four.example.test': [{ type: 'A', data: '192.0.2.4' }],
+};
+
+// The two suites wait on timers (1.5 s resends, 5 s timeouts), so they run side by side.
+describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
+  describe('DNS_SERVERS whose first server stops answering', { concurrency: 1 }, () => {
+    // Flipping `silent` makes a server die or come back.
+    const first: DnsServerOptions = { silent: true };
+    const second: DnsServerOptions = {};
+    let a: TestDnsServer;
+    let b: TestDnsServer;
+    let t: TestApp;
+
+    before(async () => {
+      a = await startDnsServer(ZONE, first);
+      b = await startDnsServer(ZONE, second);
+      t = await buildTestApp({ env: { DNS_SERVERS: `${a.address},${b.address}` } });
+    });
+    after(async () => {
+      await t.close();
+      await a.close();
+      await b.close();
+    });
+
+    async function lookup(domain: string) {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=A`, headers: t.auth });
+      return { res, took: performance.now() - started, addresses: res.json().records?.map((r: { address: string }) => r.address) };
+    }
+
+    it('once the second server answered a resend (NXDOMAIN counts), the next query starts there: no 1.5 s wait', async () => {
+      const missing = await lookup('missing.example.test');
+      assert.equal(missing.res.statusCode, 200, missing.res.body);
+      assert.deepEqual(missing.addresses, []);
+      assert.ok(missing.took >= 1400 && missing.took < 3000, `first query took ${missing.took} ms`);
+
+      const next = await lookup('two.example.test');
+      assert.equal(next.res.statusCode, 200, next.res.body);
+      assert.deepEqual(next.addresses, ['192.0.2.2']);
+      assert.ok(next.took < 700, `second query took ${next.took} ms`);
+      assert.deepEqual(a.queries.map((q) => q.name), ['missing.example.test']);
+    });
+
+    it('when the preferred server dies and the first comes back, queries still succeed by the resend, then start on the first', async () => {
+      second.silent = true;
+      first.silent = false;
+      const resent = await lookup('three.example.test');
+      assert.equal(resent.res.statusCode, 200, resent.res.body);
+      assert.deepEqual(resent.addresses, ['192.0.2.3']);
+      assert.ok(resent.took >= 1400 && resent.took < 3000, `took ${resent.took} ms`);
+
+      const next = await lookup('four.example.test');
+      assert.equal(next.res.statusCode, 200, next.res.body);
+      assert.deepEqual(next.addresses, ['192.0.2.4']);
+      assert.ok(next.took < 700, `took ${next.took} ms`);
+      assert.deepEqual(b.queries.filter((q) => q.name === 'four.example.test'), []);
+    });
+  });
+
+  describe('a flood of distinct DNS queries against a silent server', { concurrency: 1 }, () => {
+    it('at most MAX_RESOLVERS resolvers (sockets) work at once, every lookup is 504 within 5 s, and no turn is lost', async () => {
+      const options: DnsServerOptions = { silent: true };
+      const dns = await startDnsServer({}, options);
+      const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+      // More queries than MAX_RESOLVERS, though each waits on a silent server and sends a resend too.
+      const count = MAX_RESOLVERS + 44;
+      const lookupAll = (prefix: string) => {
+        const started = performance.now();
+        return Array.from({ length: count }, (_, i) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${prefix}${i}.flood.test&type=A`, headers: t.auth })
+          .then((res) => ({ res, took: performance.now() - started })));
+      };
+      try {
+        const silent = lookupAll('s');
+        // Each resolver sends one datagram; none gives up before 5 s, so by 4.5 s every one started is still working.
+        await sleep(4500);
+        const sent = dns.queries.length;
+        assert.ok(sent <= MAX_RESOLVERS && sent >= MAX_RESOLVERS / 2, `${sent} datagrams for ${count} queries (a first try and a resend each)`);
+
+        for (const { res, took } of await Promise.all(silent)) {
+          assert.equal(res.statusCode, 504, res.body);
+          assert.equal(res.json().code, 'upstream_timeout');
+          assert.ok(took < 5600, `took ${took} ms`);
+        }
+
+        options.silent = false;
+        const answered = await Promise.all(lookupAll('a'));
+        for (const { res } of answered) {
+          assert.equal(res.statusCode, 200, res.body);
+          assert.deepEqual(res.json().records, []);
+        }
+        assert.ok(Math.max(...answered.map((r) => r.took)) < 2000, 'answered lookups waited for turns that were never given back');
+      } finally {
+        await t.close();
+        await dns.close();
+      }
+    });
+  });
+});
