@@ -8,7 +8,7 @@ import { formatNumber, type NumberFormatType } from './number-format.js';
 import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
 import { createRegexPool } from './regex-pool.js';
 import { REGEX_DEADLINE_MS, REGEX_LIMITS, REGEX_POOL, REGEX_TIMEOUT_MS, regexExtractBody, regexExtractResponse } from './regex-schema.js';
-import { checkFlags } from './regex-syntax.js';
+import { compilePattern } from './regex-syntax.js';
 import { postTool } from '../../http/tool-route.js';
 
 interface RegexBody { pattern: string; text: string; flags: string }
@@ -42,9 +42,7 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
   }, async ({ pattern, text, flags }: RegexBody, caller) => {
     // The schema bounds characters; 1 MiB is bytes (a text of é is 2 bytes a character).
     if (Buffer.byteLength(text) > REGEX_TEXT_MAX_BYTES) throw invalidField('text', `must be at most 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8)`);
-    // The flags are checked here; the pattern is read and compiled by the worker that runs it (off the event loop).
-    checkFlags(flags ?? '');
-    const result = await pool.run({ pattern, flags: flags ?? '' }, text, REGEX_LIMITS, caller);
+    const result = await pool.run(compilePattern(pattern, flags), text, REGEX_LIMITS, caller);
     return {
       pattern,
       match_count: result.matches.length,

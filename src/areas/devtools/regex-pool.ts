@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { DevutilError, invalidField } from '../../errors.js';
 import { startModuleWorker } from '../../worker-module.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
-import type { CompiledPattern, PatternSource } from './regex-syntax.js';
+import type { CompiledPattern } from './regex-syntax.js';
 import type { RegexJobMessage, RegexWorkerReply } from './regex-worker.js';
 
 export interface RegexPoolOptions {
@@ -27,7 +27,7 @@ export interface RegexPoolOptions {
 /** Runs regex jobs off the event loop. */
 export interface RegexPool {
   /** `owner` (a key id, a client address) is whose job it is: owners share the threads fairly. */
-  run(pattern: CompiledPattern | PatternSource, text: string, limits: ExtractLimits, owner: string): Promise<ExtractResult>;
+  run(pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string): Promise<ExtractResult>;
   /** Start the warm workers now rather than on the first job. */
   warm(): void;
   /** Terminate every worker; later jobs are refused. */

@@ -9,13 +9,12 @@ import { setPriority } from 'node:os';
 import { createContext, Script } from 'node:vm';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { extractMatches, type ExtractLimits, type ExtractResult } from './regex-extract.js';
-import { compilePattern, type CompiledPattern, type PatternSource } from './regex-syntax.js';
+import type { CompiledPattern } from './regex-syntax.js';
 
 /** What the pool sends. */
 export interface RegexJobMessage {
   id: number;
-  /** Compiled already, or as the request gave it (compiled here, off the event loop). */
-  pattern: CompiledPattern | PatternSource;
+  pattern: CompiledPattern;
   text: string;
   limits: ExtractLimits;
   /** The job is interrupted after this long. */
@@ -52,19 +51,14 @@ function runJob(job: RegexJobMessage): RegexWorkerReply {
     return { id: job.id, ok: true, result: script.runInContext(context, { timeout: job.timeoutMs }) as ExtractResult };
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { id: job.id, ok: false, timedOut: true };
-    // compilePattern's 422 names its field's problem in `errors`; the engine's own errors carry a message.
-    const fieldMessage = (err as { errors?: Array<{ message: string }> }).errors?.[0]?.message;
-    return { id: job.id, ok: false, message: fieldMessage ?? (err as Error).message };
+    return { id: job.id, ok: false, message: (err as Error).message };
   } finally {
     context.job = undefined;
   }
 }
 
-/** The job's pattern, compiled here when it came as the request gave it. */
-const compiled = (pattern: RegexJobMessage['pattern']): CompiledPattern => ('source' in pattern ? pattern : compilePattern(pattern.pattern, pattern.flags));
-
-const context = createContext({ job: undefined as RegexJobMessage | undefined, extractMatches, compiled });
-const script = new Script('extractMatches(compiled(job.pattern), job.text, job.limits)');
+const context = createContext({ job: undefined as RegexJobMessage | undefined, extractMatches });
+const script = new Script('extractMatches(job.pattern, job.text, job.limits)');
 
 // The pool hands each worker its own channel (so it can read a late reply synchronously).
 const port = (workerData as { port?: MessagePort } | null)?.port;
