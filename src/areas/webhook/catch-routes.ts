@@ -56,12 +56,14 @@ const CATCH_HEADER_LIST = Object.entries(CATCH_HEADERS).flat();
  */
 function ackHeaders(req: IncomingMessage, requestId: string): string[] {
   const list = [...CATCH_HEADER_LIST, 'x-request-id', requestId];
-  const wanted = req.headers['access-control-request-method'];
-  if (req.method === 'OPTIONS' && wanted !== undefined) {
-    list.push('access-control-allow-methods', wanted, 'access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*', 'access-control-max-age', '86400');
+  if (isPreflight(req)) {
+    list.push('access-control-allow-methods', req.headers['access-control-request-method']!, 'access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*', 'access-control-max-age', '86400');
   }
   return list;
 }
+
+/** A browser's CORS preflight: its answer echoes two of the request's headers. */
+const isPreflight = (req: IncomingMessage) => req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
 
 /** One request to capture: the raw exchange, the bin id, the request's id, logger and source address, and its body when already read. */
 type CatchExchange = Omit<ConnectExchange, 'body'> & { body?: Buffer };
@@ -82,7 +84,8 @@ function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => voi
       if (count === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
       // HEAD: Node sends the headers and drops the body.
       // The request id is base62: only the bin id needs escaping.
-      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${record.id}"}`, ackHeaders(x.req, x.requestId));
+      // The headers are constants and ids, except a preflight's, which echo the request's: those are checked as usual.
+      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${record.id}"}`, ackHeaders(x.req, x.requestId), !isPreflight(x.req));
     });
   };
   return (x) => {
