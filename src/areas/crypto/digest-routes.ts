@@ -82,7 +82,7 @@ export default async function digestRoutes(app: FastifyInstance, ctx: AppContext
     schema: {
       summary: 'Verify an HMAC signature in constant time',
       description: '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +
-        '`X-Hub-Signature-256: sha256=...`) is ignored. Comparison uses timingSafeEqual; a signature of the wrong length is `valid: false`, ' +
+        '`X-Hub-Signature-256: sha256=...`) is ignored. The comparison takes the same time wherever the signatures differ; a signature of the wrong length is `valid: false`, ' +
         'text that is not valid hex/base64 is 422.',
       body: {
         type: 'object',

@@ -41,6 +41,8 @@ export function hmacText(name: HmacHash, key: Buffer, data: Buffer | string, enc
     inner[i] = byte ^ 0x36;
     outer[i] = byte ^ 0x5c;
   }
+  // A hashed long key stands for the key: not left behind either.
+  if (k !== key) k.fill(0);
   const length = typeof data === 'string' ? inner.write(data, block, 'utf8') : data.copy(inner, block);
   outer.write(hash(name, inner.subarray(0, block + length), 'hex'), block, 'hex');
   const mac = hash(name, outerView[name], encoding);
