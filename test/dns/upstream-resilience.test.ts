@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MAX_RESOLVERS } from '../../src/areas/dns/dns-client.js';
+import { COMMON_DKIM_SELECTORS } from '../../src/areas/dns/dkim.js';
+import { MAX_QUERIES_PER_CALLER, MAX_RESOLVERS } from '../../src/areas/dns/dns-client.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { startDnsServer, type DnsServerOptions, type TestDnsServer } from './dns-server.js';
 
@@ -73,11 +74,15 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       const options: DnsServerOptions = { silent: true };
       const dns = await startDnsServer({}, options);
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
-      // More queries than MAX_RESOLVERS, though each waits on a silent server and sends a resend too.
+      // More queries than MAX_RESOLVERS, though each waits on a silent server and sends a resend too,
+      // from more callers than the turns need (one caller alone gets MAX_QUERIES_PER_CALLER of them).
       const count = MAX_RESOLVERS + 44;
+      const callers = await Promise.all(Array.from({ length: 12 }, () => t.newKey()));
       const lookupAll = (prefix: string) => {
         const started = performance.now();
-        return Array.from({ length: count }, (_, i) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${prefix}${i}.flood.test&type=A`, headers: t.auth })
+        return Array.from({ length: count }, (_, i) => t.app.inject({
+          method: 'GET', url: `/v1/lookup?domain=${prefix}${i}.flood.test&type=A`, headers: { 'x-api-key': callers[i % callers.length]!.secret },
+        })
           .then((res) => ({ res, took: performance.now() - started })));
       };
       try {
@@ -100,6 +105,36 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
           assert.deepEqual(res.json().records, []);
         }
         assert.ok(Math.max(...answered.map((r) => r.took)) < 2000, 'answered lookups waited for turns that were never given back');
+      } finally {
+        await t.close();
+        await dns.close();
+      }
+    });
+
+    it('one caller flooding slow names holds at most its share of the turns: another caller is answered at once', async () => {
+      const slowNames = Array.from({ length: 6 }, (_, i) => `slow${i}.test`);
+      // Every DKIM name under the slow domains answers after 6 s (past the 5 s budget); fast.test at once.
+      const delayMs = Object.fromEntries(slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])));
+      const options: DnsServerOptions = { delayMs };
+      const dns = await startDnsServer({ 'fast.test': [{ type: 'A', data: '192.0.2.9' }] }, options);
+      const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+      const other = await t.newKey();
+      try {
+        const slowLookups = slowNames.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }));
+        // DKIM without a selector asks 22 names per domain: 132 queries, more than all the turns.
+        await sleep(200);
+        const seenBefore = dns.queries.length;
+        assert.ok(seenBefore <= MAX_QUERIES_PER_CALLER * 2, `${seenBefore} datagrams from one caller (its share: ${MAX_QUERIES_PER_CALLER} queries)`);
+        assert.ok(seenBefore >= MAX_QUERIES_PER_CALLER, `${seenBefore} datagrams: the caller should have its full share running`);
+
+        const started = performance.now();
+        const fast = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=A', headers: { 'x-api-key': other.secret } });
+        const took = performance.now() - started;
+        assert.equal(fast.statusCode, 200, fast.body);
+        assert.deepEqual(fast.json().records.map((r: { address: string }) => r.address), ['192.0.2.9']);
+        assert.ok(took < 1000, `the other caller waited ${took} ms`);
+
+        for (const res of await Promise.all(slowLookups)) assert.equal(res.statusCode, 504, res.body);
       } finally {
         await t.close();
         await dns.close();

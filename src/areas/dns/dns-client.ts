@@ -2,6 +2,7 @@ import { promises as dns } from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import { DevutilError, invalidField } from '../../errors.js';
 import { createTtlCache } from '../../ttl-cache.js';
+import { createQueryTurns, type Ticket } from './query-turns.js';
 
 type Resolver = InstanceType<typeof dns.Resolver>;
 
@@ -41,22 +42,21 @@ const QUERY_BUDGET_MS = RESOLVER_OPTIONS.timeout;
 export const RESEND_AFTER_MS = 1500;
 /**
  * Most resolvers working at once, each holding a UDP socket: a query holds two at most (its first and
- * its resend), so MAX_RESOLVERS / 2 queries run at once and the others wait their turn in order. A
- * silent upstream under a flood of distinct names then cannot use up the process's file descriptors,
- * and a resend never waits for a turn (it would never get one while every turn waits on a silent server).
+ * its resend), so MAX_RESOLVERS / 2 queries run at once and the others wait their turn. A silent
+ * upstream under a flood of distinct names then cannot use up the process's file descriptors, and a
+ * resend never waits for a turn (it would never get one while every turn waits on a silent server).
  */
 export const MAX_RESOLVERS = 256;
-const MAX_RUNNING_QUERIES = MAX_RESOLVERS / 2;
+/**
+ * Queries one caller may have running at once: a quarter of the turns, so a caller's flood of slow
+ * names leaves the others turns to spare (a DKIM lookup without a selector asks 22 names at once).
+ */
+export const MAX_QUERIES_PER_CALLER = MAX_RESOLVERS / 8;
+/** A waiting query with less of its budget left than this is not started (it could not be answered in time). */
+const MIN_START_BUDGET_MS = 50;
 
 /** node:dns error codes meaning a server did answer, if only with a failure (not so: ETIMEOUT, ECONNREFUSED for a closed port, ECANCELLED). */
 const ANSWERED_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'ENOTIMP', 'EFORMERR', 'EBADRESP']);
-
-/** A query waiting for a turn: it starts, or fails unstarted once `deadlineAt` (a `performance.now()` reading) has passed. */
-interface Waiter {
-  deadlineAt: number;
-  begin(): void;
-  expire(): void;
-}
 
 export interface DnsClientOptions {
   /** `ip` or `ip:port` entries (`[v6]:port`); empty means the system's resolvers. */
@@ -66,8 +66,11 @@ export interface DnsClientOptions {
 
 /** Cached, coalescing DNS queries. */
 export interface DnsClient {
-  /** Answers of one type at one name; `[]` for NXDOMAIN/NODATA; DevutilError on upstream failure. */
-  query(type: QueryType, name: string): Promise<unknown[]>;
+  /**
+   * Answers of one type at one name; `[]` for NXDOMAIN/NODATA; DevutilError on upstream failure.
+   * `caller` (a key id or a client address) shares the upstream turns fairly; the answer never depends on it.
+   */
+  query(type: QueryType, name: string, caller?: string): Promise<unknown[]>;
   /** The cached answers, if fresh, without querying. */
   peek(type: QueryType, name: string): unknown[] | undefined;
   /** Cancel queries still running or waiting (at shutdown). */
@@ -80,7 +83,8 @@ export interface DnsClient {
  * are cached briefly; failures are not cached. Identical queries in flight share one request.
  * Queries start on the server that last answered a resend after the one before it in the list
  * stayed silent, so a dead first server costs one resend, not one per query. At most
- * {@link MAX_RESOLVERS} resolvers work at once.
+ * {@link MAX_RESOLVERS} resolvers work at once, and one caller's queries take at most
+ * {@link MAX_QUERIES_PER_CALLER} of the turns (src/areas/dns/query-turns.ts).
  *
  * @example
  *   const client = createDnsClient({ servers: ['127.0.0.1:5353'], now: Date.now });
@@ -92,21 +96,9 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
   const { servers } = options;
   /** Fails a query not yet settled, for close(). */
   const unsettled = new Set<(err: Error) => void>();
-  /** Queries waiting for a turn, oldest first (a Set keeps insertion order and deletes in O(1)). */
-  const waiting = new Set<Waiter>();
-  let running = 0;
+  const turns = createQueryTurns({ running: MAX_RESOLVERS / 2, perOwner: MAX_QUERIES_PER_CALLER, minBudgetMs: MIN_START_BUDGET_MS });
   /** Index in `servers` where a query's first resolver starts (the resend starts on the next one). */
   let preferred = 0;
-
-  /** Give the turn of a settled query to the oldest waiting one whose budget is not used up; fail those whose is. */
-  function passTurn(): void {
-    for (const next of waiting) {
-      waiting.delete(next);
-      if (performance.now() < next.deadlineAt) return next.begin();
-      next.expire();
-    }
-    running--;
-  }
 
   /** A resolver for the servers from the `first`-th on, then the others (c-ares moves on to the next after a failure). */
   function resolverFor(first: number): Resolver {
@@ -122,7 +114,7 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
    * `run` on a fresh resolver once the query has a turn, and again on another starting on the next server
    * after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it, or the budget running out.
    */
-  function attempt(run: (r: Resolver) => Promise<unknown[]>): Promise<unknown[]> {
+  function attempt(owner: string, run: (r: Resolver) => Promise<unknown[]>): Promise<unknown[]> {
     return new Promise((resolve, reject) => {
       const deadlineAt = performance.now() + QUERY_BUDGET_MS;
       const mine: Resolver[] = [];
@@ -137,8 +129,8 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         clearTimeout(deadline);
         unsettled.delete(fail);
         for (const r of mine) r.cancel();
-        if (turn === 'waiting') waiting.delete(waiter);
-        else if (turn === 'held') passTurn();
+        if (turn === 'waiting') turns.drop(owner, ticket);
+        else if (turn === 'held') turns.release(owner);
         outcome();
       };
       const fail = (err: Error) => settle(() => reject(err));
@@ -170,7 +162,7 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         resend = setTimeout(() => start(1), RESEND_AFTER_MS);
         start(0);
       };
-      const waiter: Waiter = {
+      const ticket: Ticket = {
         deadlineAt,
         begin,
         expire: () => {
@@ -179,20 +171,15 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         },
       };
       unsettled.add(fail);
-      if (running < MAX_RUNNING_QUERIES) {
-        running++;
-        begin();
-      } else {
-        turn = 'waiting';
-        waiting.add(waiter);
-      }
+      turn = 'waiting';
+      turns.take(owner, ticket);
     });
   }
 
-  async function ask(type: QueryType, name: string, key: string): Promise<unknown[]> {
+  async function ask(type: QueryType, name: string, key: string, caller: string): Promise<unknown[]> {
     const row = QUERIES[type];
     try {
-      const answers = await attempt((r) => row.run(r, name));
+      const answers = await attempt(caller, (r) => row.run(r, name));
       cache.set(key, answers, row.ttl?.(answers) ?? CACHE.defaultTtlSeconds);
       return answers;
     } catch (err) {
@@ -206,13 +193,14 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
   }
 
   return {
-    query(type, name) {
+    query(type, name, caller = '') {
       const key = `${type}:${name}`;
       const cached = cache.get(key);
       if (cached) return Promise.resolve(cached);
       let pending = inFlight.get(key);
       if (!pending) {
-        pending = ask(type, name, key).finally(() => inFlight.delete(key));
+        // Identical queries share the first asker's turn.
+        pending = ask(type, name, key, caller).finally(() => inFlight.delete(key));
         inFlight.set(key, pending);
       }
       return pending;
@@ -221,6 +209,8 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
       return cache.get(`${type}:${name}`);
     },
     close() {
+      // First: a running query cancelled below must not hand its turn to a waiting one.
+      turns.close();
       for (const fail of [...unsettled]) fail(Object.assign(new Error('The DNS client was closed.'), { code: 'ECANCELLED' }));
     },
   };

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { invalidField } from '../../errors.js';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { COMMON_DKIM_SELECTORS } from './dkim.js';
-import { withDeadline, type DnsClient } from './dns-client.js';
+import { withDeadline, type DnsClient, type QueryType } from './dns-client.js';
 import { normalizeDomain, normalizeSelector } from './domain-name.js';
 import { RECORD_TYPES, type LookupType } from './record-types.js';
 
@@ -32,12 +32,13 @@ const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
  * NXDOMAIN and NODATA give `records: []`; upstream failures throw 502 `upstream_error`, a lookup
  * slower than `timeoutMs` 504 `upstream_timeout`; bad names and types 422. Answers the cache holds
  * come back synchronously (no promise); anything that needs a query comes back as a promise.
+ * `caller` (a key id or a client address) shares the upstream turns fairly (see `DnsClient.query`).
  *
  * @example
- *   await lookupDns({ domain: 'example.com', type: 'mx' }, client);
+ *   await lookupDns({ domain: 'example.com', type: 'mx' }, client, 'key_1');
  *   // { domain: 'example.com', type: 'MX', records: [{ exchange: 'mx.example.com', priority: 10 }], elapsedMs: 3.1 }
  */
-export function lookupDns(input: LookupInput, client: DnsClient, timeoutMs = LOOKUP_TIMEOUT_MS): MaybePromise<LookupResult> {
+export function lookupDns(input: LookupInput, client: DnsClient, caller: string, timeoutMs = LOOKUP_TIMEOUT_MS): MaybePromise<LookupResult> {
   const started = performance.now();
   const type = input.type.toUpperCase() as LookupType;
   if (!Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
@@ -50,8 +51,9 @@ export function lookupDns(input: LookupInput, client: DnsClient, timeoutMs = LOO
   const records = cached.every((a) => a !== undefined) && !row.expand
     ? read(cached as unknown[][])
     : withDeadline((async () => {
-      const found = read(await Promise.all(names.map((at) => client.query(row.query, at.name))));
-      return row.expand ? row.expand(found, domain, client) : found;
+      const ask = (type: QueryType, name: string) => client.query(type, name, caller);
+      const found = read(await Promise.all(names.map((at) => ask(row.query, at.name))));
+      return row.expand ? row.expand(found, domain, ask) : found;
     })(), timeoutMs);
   return andThen(records, (found) => ({ domain, type, records: found, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 }));
 }

@@ -1,4 +1,4 @@
-import type { DnsClient, QueryType } from './dns-client.js';
+import type { QueryType } from './dns-client.js';
 import { readDkimRecords } from './dkim.js';
 import { readDmarcRecords } from './dmarc.js';
 import { reverseName } from './domain-name.js';
@@ -24,8 +24,8 @@ interface TypeRow {
   names?: (domain: string, selectors: readonly string[]) => QueryName[];
   /** Answers of one name → the records of the result. */
   read: (answers: unknown[], at: QueryName) => object[];
-  /** Further queries a type needs once read (SPF follows its includes). */
-  expand?: (records: object[], domain: string, client: DnsClient) => Promise<object[]>;
+  /** Further queries a type needs once read (SPF follows its includes), asked through `ask`. */
+  expand?: (records: object[], domain: string, ask: (type: QueryType, name: string) => Promise<unknown[]>) => Promise<object[]>;
 }
 
 const values = (answers: unknown[]) => (answers as string[]).map((value) => ({ value }));
@@ -58,7 +58,7 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
   SPF: {
     query: 'TXT',
     read: (a) => readSpfRecords(a),
-    expand: (records, domain, client) => countIncludedLookups(records as SpfRecord[], domain, (name) => client.query('TXT', name)),
+    expand: (records, domain, ask) => countIncludedLookups(records as SpfRecord[], domain, (name) => ask('TXT', name)),
   },
   DMARC: { query: 'TXT', names: (domain) => [{ name: `_dmarc.${domain}` }], read: (a) => readDmarcRecords(a) },
   DKIM: {

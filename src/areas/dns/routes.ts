@@ -9,7 +9,8 @@ import { lookupDns, type LookupInput, type LookupResult } from './lookup.js';
 import type { LookupType } from './record-types.js';
 import { LOOKUP_DESCRIPTION, lookupInputSchema, lookupResultSchema } from './schemas.js';
 import type { SpfRecord } from './spf.js';
-import { postTool } from '../../http/tool-route.js';
+import { postTool, toolCaller } from '../../http/tool-route.js';
+import { clientAddress } from '../../http/client-address.js';
 
 /** Mail-check records → their wire fields; the other types are already in wire shape. */
 const WIRE_RECORDS: Partial<Record<LookupType, (record: never) => object>> = {
@@ -42,10 +43,10 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get<{ Querystring: LookupInput }>('/v1/lookup', {
     config: { area: 'dns' },
     schema: { ...schema, summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)', querystring: lookupInputSchema },
-  }, (request) => andThen(lookupDns(request.query, client), toWire));
+  }, (request) => andThen(lookupDns(request.query, client, toolCaller(request.principal, () => clientAddress(request))), toWire));
 
   postTool(app, '/v1/devtools/dns-lookup', {
     area: 'dns',
     schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
-  }, (body: LookupInput) => andThen(lookupDns(body, client), toWire));
+  }, (body: LookupInput, caller) => andThen(lookupDns(body, client, caller), toWire));
 }
