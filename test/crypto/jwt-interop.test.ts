@@ -78,6 +78,32 @@ describe('JWT interoperability with node:crypto and jose', () => {
     }
   });
 
+  it('tokens that share a header segment (read once, then reused) each verify on their own signature and claims', async () => {
+    const header = b64url({ alg: 'HS256', typ: 'JWT', kid: 'shared' });
+    const sign = (payload: object, secret: string) => {
+      const input = `${header}.${b64url(payload)}`;
+      return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const cases = [
+      { token: sign({ sub: 'a', exp: now + 60 }, 'secret-one'), secret: 'secret-one', expect: { valid: true } },
+      { token: sign({ sub: 'b', exp: now - 60 }, 'secret-two'), secret: 'secret-two', expect: { valid: false, reason: 'expired' } },
+      { token: sign({ sub: 'c' }, 'secret-three'), secret: 'not-secret-three', expect: { valid: false, reason: 'invalid_signature' } },
+      { token: sign({ sub: 'd' }, 'secret-four'), secret: 'secret-four', expect: { valid: true } },
+    ];
+    for (const round of [1, 2]) {
+      for (const c of cases) {
+        const body = (await post('jwt-verify', { token: c.token, secret: c.secret })).json();
+        assert.equal(body.valid, c.expect.valid, `round ${round}: ${JSON.stringify(body)}`);
+        if (c.expect.reason) assert.equal(body.reason, c.expect.reason);
+        else assert.deepEqual(body.header, { alg: 'HS256', typ: 'JWT', kid: 'shared' });
+      }
+    }
+    const decoded = (await post('jwt-decode', { token: cases[0]!.token })).json();
+    assert.deepEqual(decoded.header, { alg: 'HS256', typ: 'JWT', kid: 'shared' });
+    assert.equal(decoded.payload.sub, 'a');
+  });
+
   it('HS256: a signature whose last character carries other unused bits names the same bytes and verifies (as with jose); another character does not', async () => {
     const secret = 'a-long-shared-secret-of-32-bytes!';
     const input = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: 'bits' })}`;

@@ -50,6 +50,27 @@ function parseObject(text: string, name: string): Record<string, unknown> {
 }
 
 /**
+ * Headers already read, by their base64url segment: the tokens a service sees share a handful of
+ * headers (`{"alg":"HS256","typ":"JWT"}`), so most are decoded and parsed once. Only flat headers
+ * (no object or array values) are kept, frozen, since every token with that segment gets the same
+ * object; the map starts over when full.
+ */
+const HEADERS_READ = new Map<string, Record<string, unknown>>();
+const HEADERS_KEPT = 64;
+const HEADER_SEGMENT_KEPT = 256;
+
+function readHeader(segment: string): Record<string, unknown> {
+  const known = HEADERS_READ.get(segment);
+  if (known) return known;
+  const header = parseObject(segmentText(segment), 'header');
+  if (segment.length <= HEADER_SEGMENT_KEPT && Object.values(header).every((v) => v === null || typeof v !== 'object')) {
+    if (HEADERS_READ.size >= HEADERS_KEPT) HEADERS_READ.clear();
+    HEADERS_READ.set(segment, Object.freeze(header));
+  }
+  return header;
+}
+
+/**
  * Split a compact JWS and read its header and claims without checking anything else. The
  * header must be a JSON object; a payload that is not one is reported in `payloadProblem`.
  *
@@ -69,7 +90,7 @@ export function readJwt(token: string): DecodedJwt {
   // The header's problem first, then the header's JSON, then the signature's and the payload's problems.
   const headerProblem = wellFormed ? null : segmentProblem(headerPart, 'header');
   if (headerProblem) throw new JwtMalformedError(headerProblem);
-  const header = parseObject(segmentText(headerPart), 'header');
+  const header = readHeader(headerPart);
   const otherProblem = wellFormed ? null : (segmentProblem(signature, 'signature') ?? segmentProblem(payloadPart, 'payload'));
   if (otherProblem) throw new JwtMalformedError(otherProblem);
   const payloadText = segmentText(payloadPart);
