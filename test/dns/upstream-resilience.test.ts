@@ -111,6 +111,65 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       }
     });
 
+    it('a name one caller queued behind its own share is answered at once for another caller who asks the same', async () => {
+      const slowNames = ['slow-a.test', 'slow-b.test'];
+      // 44 DKIM names answer after 6 s: one caller runs 32 of them, and its next queries wait.
+      const delayMs = Object.fromEntries(slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])));
+      const dns = await startDnsServer({ 'fast.test': [{ type: 'MX', data: { preference: 10, exchange: 'mx.fast.test' } }] }, { delayMs });
+      const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+      const other = await t.newKey();
+      try {
+        const flood = slowNames.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }));
+        await sleep(100);
+        // The flooding caller asks fast.test too: its query waits behind its own share.
+        const queued = t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=MX', headers: t.auth });
+        await sleep(50);
+        const started = performance.now();
+        const mine = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=MX', headers: { 'x-api-key': other.secret } });
+        const took = performance.now() - started;
+        assert.equal(mine.statusCode, 200, mine.body);
+        assert.deepEqual(mine.json().records, [{ exchange: 'mx.fast.test', priority: 10 }]);
+        assert.ok(took < 1000, `the other caller waited ${took} ms for a query queued by the flooding one`);
+        // The shared query answered the flooding caller as well.
+        assert.equal((await queued).statusCode, 200);
+        for (const res of await Promise.all(flood)) assert.equal(res.statusCode, 504, res.body);
+      } finally {
+        await t.close();
+        await dns.close();
+      }
+    });
+
+    it('the queries of a lookup that answered 504 end with it: SPF includes asked late do not hold the caller\'s turns', async () => {
+      const domains = ['spf-a.test', 'spf-b.test', 'spf-c.test', 'spf-d.test'];
+      const zone: Record<string, { type: string; data: unknown }[]> = { 'fast.test': [{ type: 'A', data: '192.0.2.9' }] };
+      const delayMs: Record<string, number> = {};
+      for (const domain of domains) {
+        const includes = Array.from({ length: 10 }, (_, i) => `i${i}.${domain}`);
+        zone[domain] = [{ type: 'TXT', data: `v=spf1 ${includes.map((name) => `include:${name}`).join(' ')} -all` }];
+        // The record comes at 4.7 s, its includes would come after 6 s.
+        delayMs[domain] = 4700;
+        for (const name of includes) {
+          zone[name] = [{ type: 'TXT', data: 'v=spf1 -all' }];
+          delayMs[name] = 6000;
+        }
+      }
+      const dns = await startDnsServer(zone, { delayMs });
+      const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+      try {
+        const lookups = await Promise.all(domains.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=SPF`, headers: t.auth })));
+        for (const res of lookups) assert.equal(res.statusCode, 504, res.body);
+        await sleep(300);
+        const started = performance.now();
+        const fast = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=A', headers: t.auth });
+        const took = performance.now() - started;
+        assert.equal(fast.statusCode, 200, fast.body);
+        assert.ok(took < 1000, `the same caller waited ${took} ms behind queries of lookups already answered`);
+      } finally {
+        await t.close();
+        await dns.close();
+      }
+    });
+
     it('one caller flooding slow names holds at most its share of the turns: another caller is answered at once', async () => {
       const slowNames = Array.from({ length: 6 }, (_, i) => `slow${i}.test`);
       // Every DKIM name under the slow domains answers after 6 s (past the 5 s budget); fast.test at once.

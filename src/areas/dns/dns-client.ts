@@ -69,8 +69,9 @@ export interface DnsClient {
   /**
    * Answers of one type at one name; `[]` for NXDOMAIN/NODATA; DevutilError on upstream failure.
    * `caller` (a key id or a client address) shares the upstream turns fairly; the answer never depends on it.
+   * `deadlineAt` (a `performance.now()` reading) ends the query sooner than its own 5 s (the asking lookup's end).
    */
-  query(type: QueryType, name: string, caller?: string): Promise<unknown[]>;
+  query(type: QueryType, name: string, caller?: string, deadlineAt?: number): Promise<unknown[]>;
   /** The cached answers, if fresh, without querying. */
   peek(type: QueryType, name: string): unknown[] | undefined;
   /** Cancel queries still running or waiting (at shutdown). */
@@ -92,7 +93,7 @@ export interface DnsClient {
  */
 export function createDnsClient(options: DnsClientOptions): DnsClient {
   const cache = createTtlCache<unknown[]>({ ...CACHE, now: options.now });
-  const inFlight = new Map<string, Promise<unknown[]>>();
+  const inFlight = new Map<string, Flight>();
   const { servers } = options;
   /** Fails a query not yet settled, for close(). */
   const unsettled = new Set<(err: Error) => void>();
@@ -110,18 +111,33 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
     return resolver;
   }
 
+  /** A query under way: its outcome, and how another caller asking the same joins its wait for a turn. */
+  interface Flight {
+    answer: Promise<unknown[]>;
+    join(caller: string): void;
+  }
+
   /**
-   * `run` on a fresh resolver once the query has a turn, and again on another starting on the next server
-   * after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it, or the budget running out.
+   * `run` on a fresh resolver once the query has a turn, and again on another starting on the next
+   * server after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it, or
+   * `deadlineAt` (a `performance.now()` reading). Every caller asking the same query waits for a
+   * turn of its own; the first turn given runs it for all of them, and the others stop waiting.
    */
-  function attempt(owner: string, run: (r: Resolver) => Promise<unknown[]>): Promise<unknown[]> {
-    return new Promise((resolve, reject) => {
-      const deadlineAt = performance.now() + QUERY_BUDGET_MS;
+  function attempt(caller: string, deadlineAt: number, run: (r: Resolver) => Promise<unknown[]>): Flight {
+    let join: (asker: string) => void = () => undefined;
+    const answer = new Promise<unknown[]>((resolve, reject) => {
       const mine: Resolver[] = [];
       let base = 0;
-      let turn: 'waiting' | 'held' | 'none' = 'none';
+      /** The caller whose turn runs the query, once one was given. */
+      let holder: string | null = null;
+      /** The askers' tickets still waiting for a turn. */
+      const waiting = new Map<Ticket, string>();
       let settled = false;
       let resend: NodeJS.Timeout | undefined;
+      const stopWaiting = () => {
+        for (const [ticket, asker] of waiting) turns.drop(asker, ticket);
+        waiting.clear();
+      };
       const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
@@ -129,12 +145,12 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         clearTimeout(deadline);
         unsettled.delete(fail);
         for (const r of mine) r.cancel();
-        if (turn === 'waiting') turns.drop(owner, ticket);
-        else if (turn === 'held') turns.release(owner);
+        stopWaiting();
+        if (holder !== null) turns.release(holder);
         outcome();
       };
       const fail = (err: Error) => settle(() => reject(err));
-      const deadline = setTimeout(() => fail(timeoutError()), QUERY_BUDGET_MS);
+      const deadline = setTimeout(() => fail(timeoutError()), Math.max(0, deadlineAt - performance.now()));
       const start = (index: number) => {
         const r = resolverFor(base + index);
         mine.push(r);
@@ -156,59 +172,77 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
           fail(err);
         });
       };
-      const begin = () => {
-        turn = 'held';
-        base = preferred;
-        resend = setTimeout(() => start(1), RESEND_AFTER_MS);
-        start(0);
+      const ticketFor = (asker: string): Ticket => {
+        const ticket: Ticket = {
+          deadlineAt,
+          begin: () => {
+            waiting.delete(ticket);
+            holder = asker;
+            stopWaiting();
+            base = preferred;
+            resend = setTimeout(() => start(1), RESEND_AFTER_MS);
+            start(0);
+          },
+          expire: () => {
+            waiting.delete(ticket);
+            if (waiting.size === 0 && holder === null) fail(timeoutError());
+          },
+        };
+        return ticket;
       };
-      const ticket: Ticket = {
-        deadlineAt,
-        begin,
-        expire: () => {
-          turn = 'none';
-          fail(timeoutError());
-        },
+      join = (asker) => {
+        if (settled || holder !== null || [...waiting.values()].includes(asker)) return;
+        const ticket = ticketFor(asker);
+        waiting.set(ticket, asker);
+        turns.take(asker, ticket);
       };
       unsettled.add(fail);
-      turn = 'waiting';
-      turns.take(owner, ticket);
     });
+    join(caller);
+    return { answer, join };
   }
 
-  async function ask(type: QueryType, name: string, key: string, caller: string): Promise<unknown[]> {
+  /** A query as a flight whose answer is cached (negative answers too) and whose failures are DevutilErrors. */
+  function ask(type: QueryType, name: string, key: string, caller: string, deadlineAt: number): Flight {
     const row = QUERIES[type];
-    try {
-      const answers = await attempt(caller, (r) => row.run(r, name));
+    const flight = attempt(caller, deadlineAt, (r) => row.run(r, name));
+    const answer = flight.answer.then((answers) => {
       cache.set(key, answers, row.ttl?.(answers) ?? CACHE.defaultTtlSeconds);
       return answers;
-    } catch (err) {
+    }, (err: unknown) => {
       const code = (err as NodeJS.ErrnoException).code ?? '';
       if (EMPTY_ANSWER_CODES.has(code)) {
         cache.set(key, [], CACHE.negativeTtlSeconds);
         return [];
       }
       throw toUpstreamError(code, type, name, err);
-    }
+    });
+    return { answer, join: flight.join };
   }
 
+  let closed = false;
   return {
-    query(type, name, caller = '') {
+    query(type, name, caller = '', deadlineAt = Infinity) {
       const key = `${type}:${name}`;
       const cached = cache.get(key);
       if (cached) return Promise.resolve(cached);
-      let pending = inFlight.get(key);
-      if (!pending) {
-        // Identical queries share the first asker's turn.
-        pending = ask(type, name, key, caller).finally(() => inFlight.delete(key));
-        inFlight.set(key, pending);
+      if (closed) return Promise.reject(toUpstreamError('ECANCELLED', type, name, new Error('The DNS client was closed.')));
+      const flight = inFlight.get(key);
+      if (flight) {
+        flight.join(caller);
+        return flight.answer;
       }
-      return pending;
+      // The query's budget: 5 s, and never past the lookup that asks it (SPF includes come late in one).
+      const started = ask(type, name, key, caller, Math.min(performance.now() + QUERY_BUDGET_MS, deadlineAt));
+      const answer = started.answer.finally(() => inFlight.delete(key));
+      inFlight.set(key, { answer, join: started.join });
+      return answer;
     },
     peek(type, name) {
       return cache.get(`${type}:${name}`);
     },
     close() {
+      closed = true;
       // First: a running query cancelled below must not hand its turn to a waiting one.
       turns.close();
       for (const fail of [...unsettled]) fail(Object.assign(new Error('The DNS client was closed.'), { code: 'ECANCELLED' }));
