@@ -170,6 +170,33 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       }
     });
 
+    it('a caller joining a query asked late in another\'s lookup keeps its own 5 s, not that lookup\'s last moments', async () => {
+      const zone = {
+        'late.test': [{ type: 'TXT', data: 'v=spf1 include:shared.test -all' }],
+        'shared.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 -all' }],
+      };
+      // late.test's record comes at 4.4 s: its include, shared.test (answered in 0.9 s), is asked with 0.7 s of that lookup left.
+      const dns = await startDnsServer(zone, { delayMs: { 'late.test': 4400, 'shared.test': 900 } });
+      const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+      const other = await t.newKey();
+      try {
+        const late = t.app.inject({ method: 'GET', url: '/v1/lookup?domain=late.test&type=SPF', headers: t.auth });
+        while (!dns.queries.some((q) => q.name === 'shared.test')) await sleep(5);
+        await sleep(100);
+        const started = performance.now();
+        const mine = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=shared.test&type=TXT', headers: { 'x-api-key': other.secret } });
+        const took = performance.now() - started;
+        assert.equal(mine.statusCode, 200, `${mine.statusCode} after ${Math.round(took)} ms: ${mine.body}`);
+        assert.deepEqual(mine.json().records, [{ value: 'v=spf1 ip4:192.0.2.1 -all' }]);
+        assert.equal((await late).statusCode, 504);
+        // One query served both.
+        assert.equal(dns.queries.filter((q) => q.name === 'shared.test').length, 1);
+      } finally {
+        await t.close();
+        await dns.close();
+      }
+    });
+
     it('one caller flooding slow names holds at most its share of the turns: another caller is answered at once', async () => {
       const slowNames = Array.from({ length: 6 }, (_, i) => `slow${i}.test`);
       // Every DKIM name under the slow domains answers after 6 s (past the 5 s budget); fast.test at once.

@@ -114,17 +114,20 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
   /** A query under way: its outcome, and how another caller asking the same joins its wait for a turn. */
   interface Flight {
     answer: Promise<unknown[]>;
-    join(caller: string): void;
+    /** `deadlineAt` is the caller's own: the query lasts until the latest of its callers' (5 s from its start at most). */
+    join(caller: string, deadlineAt: number): void;
   }
 
   /**
    * `run` on a fresh resolver once the query has a turn, and again on another starting on the next
    * server after {@link RESEND_AFTER_MS} without an outcome: the first outcome settles it, or
-   * `deadlineAt` (a `performance.now()` reading). Every caller asking the same query waits for a
-   * turn of its own; the first turn given runs it for all of them, and the others stop waiting.
+   * the latest deadline of the callers asking it (`performance.now()` readings, 5 s from its start at
+   * most). Every caller asking the same query waits for a turn of its own, until its own deadline; the
+   * first turn given runs it for all of them, and the others stop waiting.
    */
-  function attempt(caller: string, deadlineAt: number, run: (r: Resolver) => Promise<unknown[]>): Flight {
-    let join: (asker: string) => void = () => undefined;
+  function attempt(caller: string, callerDeadline: number, run: (r: Resolver) => Promise<unknown[]>): Flight {
+    let join: Flight['join'] = () => undefined;
+    const latest = performance.now() + QUERY_BUDGET_MS;
     const answer = new Promise<unknown[]>((resolve, reject) => {
       const mine: Resolver[] = [];
       let base = 0;
@@ -150,7 +153,15 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         outcome();
       };
       const fail = (err: Error) => settle(() => reject(err));
-      const deadline = setTimeout(() => fail(timeoutError()), Math.max(0, deadlineAt - performance.now()));
+      let deadlineAt = -Infinity;
+      let deadline: NodeJS.Timeout | undefined;
+      /** The query lasts until `at` now, if that is later than before. */
+      const lastUntil = (at: number) => {
+        if (at <= deadlineAt) return;
+        deadlineAt = at;
+        clearTimeout(deadline);
+        deadline = setTimeout(() => fail(timeoutError()), Math.max(0, deadlineAt - performance.now()));
+      };
       const start = (index: number) => {
         const r = resolverFor(base + index);
         mine.push(r);
@@ -172,9 +183,9 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
           fail(err);
         });
       };
-      const ticketFor = (asker: string): Ticket => {
+      const ticketFor = (asker: string, askerDeadline: number): Ticket => {
         const ticket: Ticket = {
-          deadlineAt,
+          deadlineAt: askerDeadline,
           begin: () => {
             waiting.delete(ticket);
             holder = asker;
@@ -190,15 +201,19 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         };
         return ticket;
       };
-      join = (asker) => {
-        if (settled || holder !== null || [...waiting.values()].includes(asker)) return;
-        const ticket = ticketFor(asker);
+      join = (asker, askerDeadline) => {
+        if (settled) return;
+        const until = Math.min(latest, askerDeadline);
+        lastUntil(until);
+        // A caller already waiting with as long a deadline needs no second ticket.
+        if (holder !== null || [...waiting].some(([t, a]) => a === asker && t.deadlineAt >= until)) return;
+        const ticket = ticketFor(asker, until);
         waiting.set(ticket, asker);
         turns.take(asker, ticket);
       };
       unsettled.add(fail);
     });
-    join(caller);
+    join(caller, callerDeadline);
     return { answer, join };
   }
 
@@ -229,11 +244,11 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
       if (closed) return Promise.reject(toUpstreamError('ECANCELLED', type, name, new Error('The DNS client was closed.')));
       const flight = inFlight.get(key);
       if (flight) {
-        flight.join(caller);
+        flight.join(caller, deadlineAt);
         return flight.answer;
       }
-      // The query's budget: 5 s, and never past the lookup that asks it (SPF includes come late in one).
-      const started = ask(type, name, key, caller, Math.min(performance.now() + QUERY_BUDGET_MS, deadlineAt));
+      // The query's budget: 5 s, and for each caller never past its lookup (SPF includes come late in one).
+      const started = ask(type, name, key, caller, deadlineAt);
       const answer = started.answer.finally(() => inFlight.delete(key));
       inFlight.set(key, { answer, join: started.join });
       return answer;

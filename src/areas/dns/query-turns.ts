@@ -19,7 +19,7 @@ export interface TurnLimits {
 
 /** Turns for upstream queries, shared fairly between callers. */
 export interface QueryTurns {
-  /** Run `ticket` for `owner` now if a turn is free, else queue it (after `close`, it expires at once). */
+  /** Run `ticket` for `owner` now if a turn is free, else queue it (after `close`, or with too little budget left, it expires at once). */
   take(owner: string, ticket: Ticket): void;
   /** A running query of `owner` ended: its turn goes to a waiting one. */
   release(owner: string): void;
@@ -89,7 +89,7 @@ export function createQueryTurns(limits: TurnLimits): QueryTurns {
 
   return {
     take(owner, ticket) {
-      if (closed) return ticket.expire();
+      if (closed || ticket.deadlineAt - performance.now() < limits.minBudgetMs) return ticket.expire();
       if (running < limits.running && runningOf(owner) < limits.perOwner) return start(owner, ticket);
       let queue = waitingBy.get(owner);
       if (!queue) waitingBy.set(owner, (queue = new Map()));
