@@ -57,22 +57,26 @@ export function prevalidatedHead(list: readonly string[]): PrevalidatedHead | nu
   return { entries };
 }
 
+/** Header map → `res`'s headers, written by `writeHead(status)` unchecked; false (nothing done) when headers were already set or this Node has no map. */
+function writeHeadMap(res: ServerResponse, status: number, map: Record<string, readonly [string, string]>): boolean {
+  const target = res as unknown as Record<symbol, unknown>;
+  if (OUT_HEADERS === null || (target[OUT_HEADERS] !== null && target[OUT_HEADERS] !== undefined)) return false;
+  target[OUT_HEADERS] = map;
+  res.writeHead(status);
+  return true;
+}
+
 /**
  * `res.writeHead(status)` with `head` and `x-request-id: requestId` as the response's headers, in
  * that order, as `writeHead(status, list)` would send them. False (nothing done) when headers were
  * already set on `res`: the caller then uses `writeHead` with a list.
  */
 export function writeHeadPrevalidated(res: ServerResponse, status: number, head: PrevalidatedHead, requestId: string): boolean {
-  const outHeaders = OUT_HEADERS as symbol;
-  const target = res as unknown as Record<symbol, unknown>;
-  if (target[outHeaders] !== null && target[outHeaders] !== undefined) return false;
   const map: Record<string, readonly [string, string]> = {};
   const { entries } = head;
   for (let i = 0; i < entries.length; i++) map[entries[i]![0]] = entries[i]!;
   map['x-request-id'] = ['x-request-id', requestId];
-  target[outHeaders] = map;
-  res.writeHead(status);
-  return true;
+  return writeHeadMap(res, status, map);
 }
 
 /**
@@ -86,13 +90,7 @@ export function writeHeadPrevalidated(res: ServerResponse, status: number, head:
  *   writeHeadTrusted(res, 200, ['x-request-id', 'req-1', 'content-type', JSON_TYPE, 'content-length', '11']);
  */
 export function writeHeadTrusted(res: ServerResponse, status: number, list: string[]): void {
-  const target = res as unknown as Record<symbol, unknown>;
-  if (OUT_HEADERS === null || (target[OUT_HEADERS] !== null && target[OUT_HEADERS] !== undefined)) {
-    res.writeHead(status, list);
-    return;
-  }
   const map: Record<string, readonly [string, string]> = {};
   for (let i = 0; i + 1 < list.length; i += 2) map[list[i]!] = [list[i]!, list[i + 1]!];
-  target[OUT_HEADERS] = map;
-  res.writeHead(status);
+  if (!writeHeadMap(res, status, map)) res.writeHead(status, list);
 }

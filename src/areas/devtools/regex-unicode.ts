@@ -24,7 +24,7 @@ interface GroupCount {
 }
 
 /** Capturing groups of a JavaScript pattern, and whether any is named (which makes `\k` a back-reference). */
-function countGroups(source: string): GroupCount {
+export function countGroups(source: string): GroupCount {
   let count = 0;
   let named = false;
   let inClass = false;

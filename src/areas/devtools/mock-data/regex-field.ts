@@ -1,5 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import RandExpImport from 'randexp';
+import { countGroups } from '../regex-unicode.js';
 import { type FieldType, OptionError } from './field-type.js';
 
 /** Longest string a `regex` field may produce, in code points. */
@@ -111,27 +112,13 @@ function resolveNamedReferences(pattern: string): { source: string; generator: s
   return { source, generator: dropForwardReferences(numbers.size === 0 ? source : rewriteNamedGroups(source, numbers)), numbered: true };
 }
 
-/** Capturing groups of a pattern in plain-group form (no named groups left), outside character classes. */
-function countGroups(pattern: string): number {
-  let count = 0;
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(' && pattern[i + 1] !== '?') count++;
-  }
-  return count;
-}
-
 /**
  * A reference to a group that opens later in the pattern (`\1(a)`) matches the empty string in
  * JavaScript; randexp's parser reads it as an octal escape (U+0001), so it is dropped here.
  */
 function dropForwardReferences(pattern: string): string {
   // `\N` past the pattern's last group is no reference at all (an octal or identity escape): kept.
-  const total = countGroups(pattern);
+  const total = countGroups(pattern).count;
   let out = '';
   let opened = 0;
   let inClass = false;
