@@ -10,7 +10,8 @@ import { BODIES } from './request-bodies.mjs';
 const duration = Number(process.env.BENCH_SECONDS ?? 8);
 
 const TOOLS = [
-  { title: 'regex-extract (2 matches, named groups)', path: '/v1/regex-extract', body: { pattern: '(?P<user>\\w+)@(?P<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
+  // 16 connections: one key may have 3 patterns running and 16 waiting (REGEX_POOL); beyond that it gets 429s.
+  { title: 'regex-extract (2 matches, named groups, 16 connections)', path: '/v1/regex-extract', connections: 16, body: { pattern: '(?P<user>\\w+)@(?P<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
   { title: 'number-format (currency de_DE)', path: '/v1/number-format', body: BODIES.numberCurrency },
   { title: 'number-format (percent fr_FR, decimals 1)', path: '/v1/number-format', body: { number: 0.8567, format_type: 'percent', locale: 'fr_FR', decimals: 1 } },
   { title: 'date-format (ISO → Berlin, %A %d %B %Y %H:%M %Z)', path: '/v1/date-format', body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' } },
@@ -36,7 +37,7 @@ try {
 
   const rows = [await measure({ url: `${service.url}/healthz`, duration, title: 'GET /healthz' })];
   for (const tool of TOOLS) {
-    rows.push(await measure({ url: `${service.url}${tool.path}`, method: 'POST', headers, body: tool.body, duration, title: tool.title }));
+    rows.push(await measure({ url: `${service.url}${tool.path}`, method: 'POST', headers, body: tool.body, duration, title: tool.title, connections: tool.connections }));
   }
 
   // Under attack: 2 connections keep sending the catastrophic pattern (both pool workers busy or being replaced).

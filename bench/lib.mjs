@@ -245,11 +245,13 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  * Measure every case against GET /healthz of the same service: in each of `rounds` rounds, /healthz
  * runs right before each case, so every ratio compares two neighbouring runs of one process; per case
  * the row keeps the median ratios, by requests/s and by the service's CPU time per request.
- * A case is `{ title, path, method?, headers?, body? }`; the first row is /healthz itself.
+ * A case is `{ title, path, method?, headers?, body?, connections? }` (its own connection count, for
+ * a route that bounds one caller's concurrent requests; its paired /healthz runs use the same count);
+ * the first row is /healthz itself, at `connections`.
  */
 export async function pairedWithHealthz({ service, cases, rounds, duration, connections = 50 }) {
   const timed = async (c) => {
-    const options = { url: `${service.url}${c.path}`, method: c.method ?? (c.body ? 'POST' : 'GET'), headers: c.headers ?? {}, body: c.body, title: c.title, connections };
+    const options = { url: `${service.url}${c.path}`, method: c.method ?? (c.body ? 'POST' : 'GET'), headers: c.headers ?? {}, body: c.body, title: c.title, connections: c.connections ?? connections };
     await measure({ ...options, duration: 1, warmup: 0 });
     const before = readCpuMicros(service.process.pid);
     const r = await measure({ ...options, duration, warmup: 0 });
@@ -261,9 +263,10 @@ export async function pairedWithHealthz({ service, cases, rounds, duration, conn
   for (const c of cases) {
     const pairs = [];
     for (let round = 0; round < rounds; round++) {
-      const h = await timed(healthz);
+      const h = await timed({ ...healthz, connections: c.connections });
       const r = await timed(c);
-      healthRuns.push(h);
+      // The /healthz row describes runs at the common connection count only.
+      if (c.connections === undefined || c.connections === connections) healthRuns.push(h);
       pairs.push({ r, rpsPct: ratio(r.rps, h.rps), cpuPct: ratio(h.cpu_us_per_req, r.cpu_us_per_req) });
     }
     rows.push({
@@ -277,6 +280,7 @@ export async function pairedWithHealthz({ service, cases, rounds, duration, conn
       pct_of_healthz: median(pairs.map((p) => p.rpsPct)),
       cpu_pct_of_healthz: median(pairs.map((p) => p.cpuPct)),
       pct_per_round: pairs.map((p) => p.rpsPct).join(' / '),
+      connections: c.connections ?? connections,
     });
   }
   rows.unshift({
@@ -290,6 +294,7 @@ export async function pairedWithHealthz({ service, cases, rounds, duration, conn
     pct_of_healthz: 100,
     cpu_pct_of_healthz: 100,
     pct_per_round: '',
+    connections,
   });
   return rows;
 }

@@ -381,8 +381,8 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
     assert.ok(slowest < 1250, `slowest answer after ${slowest} ms`);
     assert.ok((counts['422 regex_timeout'] ?? 0) >= REGEX_POOL.size, JSON.stringify(counts));
     assert.ok(Math.max(...healthLatencies) < 250, `healthz latencies ${healthLatencies.join(', ')} ms`);
-    // A worker is its thread, the vm watchdog's while a job runs and, under tsx, its module hooks'
-    // thread: at most three. The warm workers were counted before the storm.
+    // A worker is its thread and, under tsx, its module hooks' thread; a timed-out worker is replaced
+    // while it is being terminated: at most three per place. The warm workers were counted before the storm.
     if (countable) assert.ok(peak - before <= 3 * REGEX_POOL.maxThreads, `threads ${before} -> ${peak}`);
     await settled(keys[0]!);
   });

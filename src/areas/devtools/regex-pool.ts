@@ -52,7 +52,7 @@ interface Slot {
   port: MessagePort;
   ready: boolean;
   job?: Job;
-  /** Fires at the job's time limit, then again when the worker has not stopped it (its thread is then terminated). */
+  /** Fires at the job's time limit (the thread is then terminated). */
   timer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
   error?: Error;
@@ -61,13 +61,6 @@ interface Slot {
 // A worker holds a text of 1 MiB at most and a result bounded by REGEX_LIMITS (8 Mi characters,
 // 200000 values): 128 MiB is room enough, and up to 16 threads stay within about 2.3 GB however they are used.
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
-
-/**
- * How long past its time limit a worker may take to stop a job itself before its thread is
- * terminated (the job is answered at its limit either way). A thread of lowered priority among
- * many busy ones can take tens of milliseconds to notice.
- */
-const STOP_GRACE_MS = 250;
 
 function spawnWorker(): { worker: Worker; port: MessagePort } {
   const { port1, port2 } = new MessageChannel();
@@ -84,8 +77,10 @@ function spawnWorker(): { worker: Worker; port: MessagePort } {
  * owner's catastrophic patterns cannot hold every thread.
  *
  * A job running past `timeoutMs`, or past `deadlineMs` from its submission, fails at once with
- * 422 `regex_timeout`; its worker stops it and takes the next job (a worker that has not stopped
- * it `STOP_GRACE_MS` later is terminated and replaced). A job that could not start before
+ * 422 `regex_timeout`, and its thread is terminated (V8 interrupts the pattern) and replaced; the
+ * thread counts against its owner's share and `maxThreads` until it is gone. (Workers keep no timer
+ * of their own: a `node:vm` timeout starts a watchdog thread per call, which cost more CPU than a
+ * typical job.) A job that could not start before
  * its deadline (waiting for the pool's very first start does not count) never ran: it fails with
  * 429 `rate_limited` and `Retry-After: 1`, as do jobs beyond `maxQueuePerOwner`, and beyond `maxQueue`
  * unless the caller has fewer waiting than the caller with the most (whose newest job then gives way).
@@ -136,14 +131,15 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     while (!closed && slots.size < target && slots.size + dying < options.maxThreads) spawn();
   }
 
-  /** Stop a slot's thread; it counts against the cap until it is gone. */
-  function stop(slot: Slot): void {
+  /** Stop a slot's thread; it counts against the cap, and against `owner`'s share if given, until it is gone. */
+  function stop(slot: Slot, owner?: string): void {
     slots.delete(slot);
     clearTimeout(slot.idleTimer);
     slot.port.close();
     dying++;
     const gone = () => {
       dying--;
+      if (owner !== undefined) release(owner);
       scale();
       pump();
     };
@@ -193,8 +189,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       slot.job = job;
       running.set(job.owner, runningOf(job.owner) + 1);
       const left = Math.min(options.timeoutMs, job.deadline - Date.now());
-      job.message.timeoutMs = job.coldStart ? Math.max(left, 100) : left;
-      slot.timer = setTimeout(() => onTimeLimit(slot), job.message.timeoutMs).unref();
+      slot.timer = setTimeout(() => onTimeLimit(slot), job.coldStart ? Math.max(left, 100) : left).unref();
       slot.port.postMessage(job.message);
     }
     scale();
@@ -210,15 +205,18 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     }, options.idleMs).unref();
   }
 
-  function finish(slot: Slot): Job | undefined {
+  function release(owner: string): void {
+    const left = runningOf(owner) - 1;
+    if (left > 0) running.set(owner, left);
+    else running.delete(owner);
+  }
+
+  /** The slot's job, taken off it; `keepShare`: its owner's share stays taken (until the thread is gone). */
+  function finish(slot: Slot, keepShare = false): Job | undefined {
     const job = slot.job;
     clearTimeout(slot.timer);
     slot.job = undefined;
-    if (job) {
-      const left = runningOf(job.owner) - 1;
-      if (left > 0) running.set(job.owner, left);
-      else running.delete(job.owner);
-    }
+    if (job && !keepShare) release(job.owner);
     return job;
   }
 
@@ -227,7 +225,6 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   function onReply(slot: Slot, reply: RegexWorkerReply): void {
     if ('ready' in reply) slot.ready = warmedUp = true;
     else if (reply.ok) finish(slot)?.resolve(reply.result);
-    else if ('timedOut' in reply) finish(slot)?.reject(tooLong());
     else finish(slot)?.reject(invalidField('pattern', reply.message));
     pump();
     if (!slot.job) becameIdle(slot);
@@ -242,15 +239,10 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
 
   function onTimeLimit(slot: Slot): void {
     if (replied(slot)) return;
-    // Answered now; the thread stays the job's (and its owner's) until the worker has stopped it.
-    slot.job?.reject(tooLong());
-    slot.timer = setTimeout(() => onStuck(slot), STOP_GRACE_MS).unref();
-  }
-
-  function onStuck(slot: Slot): void {
-    if (replied(slot)) return;
-    finish(slot); // its job was answered at its limit
-    stop(slot);
+    // Answered now; the thread is stopped, and holds its owner's share until it is gone.
+    const job = finish(slot, true);
+    job?.reject(tooLong());
+    stop(slot, job?.owner);
     pump();
   }
 
@@ -293,7 +285,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
         dequeue(longest[longest.length - 1]!)?.reject(queueFull());
       }
       return new Promise<ExtractResult>((resolve, reject) => {
-        const job: Job = { owner, message: { id: nextId++, pattern, text, limits, timeoutMs: options.timeoutMs }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };
+        const job: Job = { owner, message: { id: nextId++, pattern, text, limits }, deadline: Date.now() + options.deadlineMs, coldStart: !warmedUp, resolve, reject, waitTimer: undefined as never };
         job.waitTimer = setTimeout(() => onWaitedTooLong(job), options.deadlineMs).unref();
         const jobs = waiting.get(owner);
         if (jobs) jobs.push(job);
