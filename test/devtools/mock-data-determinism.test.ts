@@ -50,4 +50,20 @@ describe('mock-data determinism across processes', () => {
     const here = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: REQUEST });
     assert.equal(`${here.statusCode}\n${here.body}`, first);
   });
+
+  it('earlier calls in the same process (other seeds, no seed, other locales, a refused one) change nothing', async () => {
+    const expected = await generateInChild('UTC');
+    const others = [
+      { ...REQUEST, seed: 1 },
+      { ...REQUEST, seed: undefined, rows: 7 },
+      { ...REQUEST, locale: 'de_DE', output_format: 'json' },
+      { ...REQUEST, fields: [...REQUEST.fields, { name: 'bad', type: 'price', options: { min: 5, max: 1 } }] },
+    ];
+    for (const payload of others) await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload });
+    const here = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: REQUEST });
+    assert.equal(`${here.statusCode}\n${here.body}`, expected);
+    // And the request in between gave its own seed's output, not one shifted by the calls before it.
+    const seeded = (seed: number) => t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { ...REQUEST, seed } }).then((r) => r.body);
+    assert.equal(await seeded(1), await seeded(1));
+  });
 });

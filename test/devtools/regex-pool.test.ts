@@ -49,7 +49,9 @@ describe('regex pool', () => {
   });
 
   it('one owner may not fill the queue: its jobs beyond maxQueuePerOwner are 429 at once, another owner\'s still run', async () => {
-    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 900, maxQueue: 8, maxQueuePerOwner: 1, idleMs: 200 });
+    // One thread, replaced after each of the two catastrophic jobs (a worker started under tsx on a busy
+    // machine can take a few hundred ms): the other owner's job waits for both, so its deadline is long.
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 4000, maxQueue: 8, maxQueuePerOwner: 1, idleMs: 200 });
     try {
       await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
       const catastrophic = () => pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, 'attacker');
@@ -63,8 +65,9 @@ describe('regex pool', () => {
   });
 
   it('a full queue still takes a new caller: the newest job of the caller with the most waiting gives way (429)', async () => {
-    // A long deadline: every job that keeps its place runs (one thread, 200 ms each), whatever the machine's load.
-    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 3000, maxQueue: 4, maxQueuePerOwner: 2, idleMs: 200 });
+    // A long deadline: every job that keeps its place runs (one thread, 200 ms each, replaced after each
+    // timed-out job), whatever the machine's load.
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 200, deadlineMs: 6000, maxQueue: 4, maxQueuePerOwner: 2, idleMs: 200 });
     try {
       await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
       const catastrophic = (owner: string) => pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, owner);

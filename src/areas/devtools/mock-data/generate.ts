@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 import { DevutilError } from '../../../errors.js';
 import { OptionError, type ValueGenerator } from './field-type.js';
-import { createFaker } from './locales.js';
+import { fakerFor } from './locales.js';
 import { findFieldType, resolveOptions } from './options.js';
 import { renderMockData, type OutputFormat } from './render.js';
 
@@ -79,16 +79,17 @@ function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
 
 /**
  * Generate `rows` rows of mock data and render them. With a `seed` the output is identical
- * across calls, processes and restarts (fresh Faker per call, fixed reference date, pinned
- * faker version); without one it is random.
+ * across calls, processes and restarts (the locale's Faker reseeded in full for each call, fixed
+ * reference date, pinned faker version); without one it is random.
  *
  * @example
  *   generateMockData({ fields: [{ name: 'id', type: 'sequence' }, { name: 'who', type: 'name' }], rows: 2, seed: 7 })
  *   // { data: [{ id: 1, who: '...' }, { id: 2, who: '...' }], rows: 2, fields: 2, outputFormat: 'json' }
  */
 export function generateMockData(request: MockDataRequest): MockDataResult {
-  const faker = createFaker(request.locale ?? 'en_US');
+  const faker = fakerFor(request.locale ?? 'en_US');
   faker.setDefaultRefDate(REFERENCE_DATE);
+  // Every call seeds it: nothing of an earlier call's draws carries over.
   seedFaker(faker, request.seed);
   const generators = createGenerators(faker, request.fields);
   const table: unknown[][] = [];

@@ -42,19 +42,31 @@ function definitionFor(id: string): LocaleDefinition {
   return merged;
 }
 
+const fakers = new Map<string, Faker>();
+
 /**
- * A fresh Faker for a locale written `ll_CC` (or `ll-CC`), never the shared global instance.
- * Unknown locale → 422 `validation_error` on `locale`.
+ * The Faker of a locale written `ll_CC` (or `ll-CC`), one per locale for the whole process and never
+ * the shared global instance. Building one binds every method of every module and seeds a Mersenne
+ * Twister (about 190 µs, a third of a 10-row request), so it is built once. Its only state is its
+ * generator's, and the caller seeds that before each use (`generateMockData`); generation is
+ * synchronous, so no two requests ever share it at once. Unknown locale → 422 `validation_error` on `locale`.
  *
  * @example
- *   createFaker('de_DE').person.firstName(); // "Jürgen"
+ *   const faker = fakerFor('de_DE');
+ *   faker.seed(42);
+ *   faker.person.firstName(); // "Jürgen"
  */
-export function createFaker(locale: string): Faker {
+export function fakerFor(locale: string): Faker {
   const id = LOCALES.get(locale.replace('-', '_'));
   if (!id) {
     throw new DevutilError('validation_error', `Unknown locale "${locale}". Supported: ${MOCK_LOCALES.join(', ')}.`, {
       errors: [{ path: 'locale', message: `is not a supported locale (e.g. en_US, de_DE, fr_FR, ja_JP)` }],
     });
   }
-  return new Faker({ locale: definitionFor(id) });
+  let faker = fakers.get(id);
+  if (!faker) {
+    faker = new Faker({ locale: definitionFor(id) });
+    fakers.set(id, faker);
+  }
+  return faker;
 }

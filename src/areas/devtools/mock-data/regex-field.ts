@@ -209,11 +209,20 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
   // Positive classes keep their non-ASCII members ([α-ω]); only `.` and negated classes use printable ASCII.
   const ascii = gen.defaultRange;
   const expand = gen._expand.bind(gen);
+  // randexp builds a class's character ranges again for every character it draws from it (most of a
+  // regex field's time); a class's ranges never change, and nothing changes a range once built.
+  const expanded = new Map<Token, ReturnType<RandExpInstance['_expand']>>();
   gen._expand = (token: Parameters<RandExpInstance['_expand']>[0]) => {
     const t = token as unknown as Token;
-    if (t.type !== SET || t.not) return expand(token);
-    const range = ascii.clone().subtract(ascii);
-    for (const member of t.set ?? []) range.add(gen._expand(member as never));
+    if (t.type !== SET) return expand(token);
+    let range = expanded.get(t);
+    if (range) return range;
+    if (t.not) range = expand(token);
+    else {
+      range = ascii.clone().subtract(ascii);
+      for (const member of t.set ?? []) range.add(gen._expand(member as never));
+    }
+    expanded.set(t, range);
     return range;
   };
   return () => gen.gen();
