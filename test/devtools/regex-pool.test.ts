@@ -36,6 +36,42 @@ describe('regex pool', () => {
     }
   });
 
+  it('a job answered at its request deadline keeps its thread when its pattern ends within its own time limit', { skip: !existsSync('/proc/self/task') && 'no /proc/self/task' }, async () => {
+    // Deadline 100 ms, time limit 10 s: a pattern of about 0.1-1 s is answered 422 at the deadline, then finishes.
+    const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 10_000, deadlineMs: 100, maxQueue: 8, maxQueuePerOwner: 4, idleMs: 60_000 });
+    const taskIds = () => readdirSync('/proc/self/task').sort().join(',');
+    try {
+      await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+      const before = taskIds();
+      const started = Date.now();
+      await assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(24)}!`, LIMITS, 'late'), { code: 'regex_timeout' });
+      assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
+      // Once the pattern is done the same thread takes the next job: no thread was terminated or started.
+      let next: string[] = [];
+      for (const end = Date.now() + 8000; Date.now() < end; await sleep(50)) {
+        try {
+          next = (await pool.run(compilePattern('b', ''), 'abc', LIMITS, 'late')).matches.map((m) => m.match);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'rate_limited') throw err; // the thread is still busy
+        }
+      }
+      assert.deepEqual(next, ['b']);
+      assert.equal(taskIds(), before);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('close() also waits for a thread still being terminated after a timeout', { skip: !existsSync('/proc/self/task') && 'no /proc/self/task' }, async () => {
+    const baseline = threads();
+    const pool = createRegexPool({ size: 1, maxThreads: 2, perOwner: 1, timeoutMs: 100, deadlineMs: 900, maxQueue: 8, maxQueuePerOwner: 4, idleMs: 60_000 });
+    await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
+    await assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(40)}!`, LIMITS, 'attacker'), { code: 'regex_timeout' });
+    await pool.close();
+    assert.equal(threads(), baseline);
+  });
+
   it('a job that never found a free thread is 429 rate_limited with Retry-After, not regex_timeout', async () => {
     const pool = createRegexPool({ size: 1, maxThreads: 1, perOwner: 1, timeoutMs: 500, deadlineMs: 300, maxQueue: 8, maxQueuePerOwner: 4, idleMs: 200 });
     try {

@@ -52,7 +52,7 @@ interface Slot {
   port: MessagePort;
   ready: boolean;
   job?: Job;
-  /** Fires at the job's time limit (the thread is then terminated). */
+  /** Fires when the job must be answered, then (if it was answered before its own `timeoutMs` ran out) when its thread is terminated. */
   timer?: NodeJS.Timeout;
   idleTimer?: NodeJS.Timeout;
   error?: Error;
@@ -77,10 +77,12 @@ function spawnWorker(): { worker: Worker; port: MessagePort } {
  * owner's catastrophic patterns cannot hold every thread.
  *
  * A job running past `timeoutMs`, or past `deadlineMs` from its submission, fails at once with
- * 422 `regex_timeout`, and its thread is terminated (V8 interrupts the pattern) and replaced; the
- * thread counts against its owner's share and `maxThreads` until it is gone. (Workers keep no timer
- * of their own: a `node:vm` timeout starts a watchdog thread per call, which cost more CPU than a
- * typical job.) A job that could not start before
+ * 422 `regex_timeout`. Its thread is terminated (V8 interrupts the pattern) and replaced once the
+ * job has run `timeoutMs`: a job answered earlier because it started late (at its deadline) keeps
+ * its thread if it finishes within that. A thread counts against its owner's share and
+ * `maxThreads` until its job is done or the thread is gone. (Workers keep no timer of their own:
+ * a `node:vm` timeout starts a watchdog thread per call, which cost more CPU than a typical job.)
+ * A job that could not start before
  * its deadline (waiting for the pool's very first start does not count) never ran: it fails with
  * 429 `rate_limited` and `Retry-After: 1`, as do jobs beyond `maxQueuePerOwner`, and beyond `maxQueue`
  * unless the caller has fewer waiting than the caller with the most (whose newest job then gives way).
@@ -97,8 +99,9 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
   const waiting = new Map<string, Job[]>();
   const running = new Map<string, number>();
   let waitingCount = 0;
-  /** Threads terminated but not yet gone: they count against `maxThreads`. */
+  /** Threads terminated but not yet gone: they count against `maxThreads`, and close() waits for them. */
   let dying = 0;
+  const terminating = new Set<Promise<void>>();
   let nextId = 1;
   let closed = false;
   let warmedUp = false;
@@ -139,11 +142,13 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     dying++;
     const gone = () => {
       dying--;
+      terminating.delete(done);
       if (owner !== undefined) release(owner);
       scale();
       pump();
     };
-    slot.worker.terminate().then(gone, gone);
+    const done: Promise<void> = slot.worker.terminate().then(gone, gone);
+    terminating.add(done);
   }
 
   /** The next job to start: the oldest of the waiting owner with the fewest running, under its share. */
@@ -188,8 +193,10 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       clearTimeout(slot.idleTimer);
       slot.job = job;
       running.set(job.owner, runningOf(job.owner) + 1);
-      const left = Math.min(options.timeoutMs, job.deadline - Date.now());
-      slot.timer = setTimeout(() => onTimeLimit(slot), job.coldStart ? Math.max(left, 100) : left).unref();
+      const now = Date.now();
+      const left = Math.min(options.timeoutMs, job.deadline - now);
+      const stopAt = now + options.timeoutMs;
+      slot.timer = setTimeout(() => onTimeLimit(slot, stopAt), job.coldStart ? Math.max(left, 100) : left).unref();
       slot.port.postMessage(job.message);
     }
     scale();
@@ -237,11 +244,20 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     return waitingReply !== undefined;
   }
 
-  function onTimeLimit(slot: Slot): void {
+  /** The job's answer is due: 422 now; its thread is stopped at `stopAt` (its own time limit) unless it replies by then. */
+  function onTimeLimit(slot: Slot, stopAt: number): void {
     if (replied(slot)) return;
-    // Answered now; the thread is stopped, and holds its owner's share until it is gone.
+    // Settled now: a reply arriving later releases the thread and the share, and answers nothing.
+    slot.job?.reject(tooLong());
+    const grace = stopAt - Date.now();
+    if (grace > 0) slot.timer = setTimeout(() => stopRunaway(slot), grace).unref();
+    else stopRunaway(slot);
+  }
+
+  /** The job ran its whole time limit: its thread is terminated, and holds its owner's share until it is gone. */
+  function stopRunaway(slot: Slot): void {
+    if (replied(slot)) return;
     const job = finish(slot, true);
-    job?.reject(tooLong());
     stop(slot, job?.owner);
     pump();
   }
@@ -305,7 +321,7 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
         finish(slot)?.reject(new DevutilError('internal_error', 'The service is shutting down.'));
         slot.port.close();
       }
-      await Promise.all(all.map((slot) => slot.worker.terminate()));
+      await Promise.all([...all.map((slot) => slot.worker.terminate()), ...terminating]);
     },
   };
 }

@@ -47,14 +47,16 @@ const fakers = new Map<string, Faker>();
 /**
  * The Faker of a locale written `ll_CC` (or `ll-CC`), one per locale for the whole process and never
  * the shared global instance. Building one binds every method of every module and seeds a Mersenne
- * Twister (about 190 µs, a third of a 10-row request), so it is built once. Its only state is its
- * generator's, and the caller seeds that before each use (`generateMockData`); generation is
- * synchronous, so no two requests ever share it at once. Unknown locale → 422 `validation_error` on `locale`.
+ * Twister (about 190 µs, a third of a 10-row request), so it is built once. Its state is its
+ * generator's and its reference date, and the caller sets both before each use (`generateMockData`);
+ * generation is synchronous, so no two requests ever share it at once. Unknown locale → 422
+ * `validation_error` on `locale`.
  *
  * @example
  *   const faker = fakerFor('de_DE');
+ *   faker.setDefaultRefDate('2026-01-01T00:00:00.000Z');
  *   faker.seed(42);
- *   faker.person.firstName(); // "Jürgen"
+ *   faker.person.firstName(); // a German first name, the same for seed 42 in every process
  */
 export function fakerFor(locale: string): Faker {
   const id = LOCALES.get(locale.replace('-', '_'));
