@@ -8,6 +8,8 @@ import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type PubSub } fr
  */
 export const KEY_CACHE_TTL_MS = 2_000;
 const MAX_ENTRIES = 10_000;
+/** Longest a revocation or rotation waits to hear its own announcement before it answers anyway. */
+export const ANNOUNCEMENT_WAIT_MS = 1_000;
 
 /** A key store with a cache, and the end of its subscription to key changes. */
 export type CachedKeyStore = KeyStore & { close(): Promise<void> };
@@ -18,6 +20,12 @@ export type CachedKeyStore = KeyStore & { close(): Promise<void> };
  * every revocation and rotation (KEY_CHANGES_CHANNEL), through whichever instance or CLI it was
  * made on a shared store; each cache drops that key on receipt, and as a backstop after
  * {@link KEY_CACHE_TTL_MS}. Resolves once subscribed, so nothing is cached unheard.
+ *
+ * A revocation or rotation made through this store returns once this process has heard the
+ * store's announcement of it (at most {@link ANNOUNCEMENT_WAIT_MS} later). Redis writes a message to
+ * every subscriber in the same pass, so the other instances' copies are then under way too, not
+ * still queued behind the answer: a client told "revoked" that calls another instance at once was
+ * seen to get a 200 there, on a loaded machine, when the answer did not wait.
  *
  * @example
  *   const keys = await withKeyCache(store.keys, Date.now, store.pubsub);
@@ -32,7 +40,49 @@ export async function withKeyCache(keys: KeyStore, now: () => number, pubsub: Pu
     changes++;
     for (const [digest, entry] of byDigest) if (entry.record.id === id) byDigest.delete(digest);
   };
-  const unsubscribe = await pubsub.subscribe(KEY_CHANGES_CHANNEL, forget);
+  /** Who waits to hear the announcement of a key's change, by key id. */
+  const listeners = new Map<string, Set<() => void>>();
+  const heard = (id: string) => {
+    forget(id);
+    const waiting = listeners.get(id);
+    listeners.delete(id);
+    for (const done of waiting ?? []) done();
+  };
+  /** Listen for `id`'s announcement before making the change (it may arrive before the change's own reply). */
+  const expectAnnouncement = (id: string) => {
+    let done!: () => void;
+    const arrived = new Promise<void>((resolve) => (done = resolve));
+    let set = listeners.get(id);
+    if (!set) listeners.set(id, (set = new Set()));
+    set.add(done);
+    const stop = () => {
+      set.delete(done);
+      if (set.size === 0 && listeners.get(id) === set) listeners.delete(id);
+    };
+    const heardOrTimedOut = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ANNOUNCEMENT_WAIT_MS);
+        void arrived.then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    return { heardOrTimedOut, stop };
+  };
+  /** Make a change: the key forgotten before and after it, the answer given once its announcement is heard. */
+  const change = async (id: string, make: () => Promise<boolean>) => {
+    forget(id);
+    const announcement = expectAnnouncement(id);
+    try {
+      const changed = await make();
+      if (changed) await announcement.heardOrTimedOut();
+      return changed;
+    } finally {
+      announcement.stop();
+      forget(id);
+    }
+  };
+  const unsubscribe = await pubsub.subscribe(KEY_CHANGES_CHANNEL, heard);
   return {
     ...keys,
     // A hit answers synchronously: no promise on the per-request path.
@@ -49,23 +99,8 @@ export async function withKeyCache(keys: KeyStore, now: () => number, pubsub: Pu
         return record;
       });
     },
-    // Forgotten before the change and after it (the store's announcement may take a moment).
-    async revokeKey(id, at) {
-      forget(id);
-      try {
-        return await keys.revokeKey(id, at);
-      } finally {
-        forget(id);
-      }
-    },
-    async rotateKey(id, digest, hint) {
-      forget(id);
-      try {
-        return await keys.rotateKey(id, digest, hint);
-      } finally {
-        forget(id);
-      }
-    },
+    revokeKey: (id, at) => change(id, () => keys.revokeKey(id, at)),
+    rotateKey: (id, digest, hint) => change(id, () => keys.rotateKey(id, digest, hint)),
     close: unsubscribe,
   };
 }
