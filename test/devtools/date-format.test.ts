@@ -185,6 +185,11 @@ describe('POST /v1/date-format: bad input', () => {
     ['an impossible date under input_format', { date: '30.02.2026', input_format: '%d.%m.%Y' }, 'date'],
     ['an input_format directive that cannot be parsed', { date: '10 2026', input_format: '%U %Y' }, 'input_format'],
     ['an unknown field', { date: '2026-03-08', zone: 'UTC' }, 'zone'],
+    ['hour 13 under %I', { date: '2024-03-05 13 PM', input_format: '%Y-%m-%d %I %p' }, 'date'],
+    ['hour 00 under %I', { date: '2024-03-05 00 AM', input_format: '%Y-%m-%d %I %p' }, 'date'],
+    ['a UTC offset of 25 hours', { date: '2024-03-05T07:08:09+25:00' }, 'date'],
+    ['%s combined with another directive', { date: '1700000000 UTC', input_format: '%s %Z' }, 'input_format'],
+    ['a %s input that is not digits', { date: 'soon', input_format: '%s' }, 'date'],
   ];
   for (const [name, payload, path] of rejections) {
     it(`422 for ${name}`, async () => {
@@ -409,5 +414,39 @@ describe('POST /v1/date-format: weekday names (as the OpenAPI description states
       assert.equal(res.statusCode, 200, date);
       assert.equal(res.json().formatted, day, date);
     }
+  });
+});
+
+describe('POST /v1/date-format: input_format %s and %y, RFC 2822 UT (as strptime and RFC 2822 read them)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-03-07T12:00:00Z');
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+  const read = async (payload: Record<string, unknown>) => {
+    const res = await format(payload);
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json() as { formatted: string; timestamp: number };
+  };
+
+  it('%s is Unix seconds, alone or with literal text, signed', async () => {
+    assert.equal((await read({ date: '1700000000', input_format: '%s' })).timestamp, 1700000000);
+    assert.equal((await read({ date: 'ts=1700000000;', input_format: 'ts=%s;' })).timestamp, 1700000000);
+    assert.equal((await read({ date: '-86400', input_format: '%s', output_format: '%Y-%m-%d' })).formatted, '1969-12-31');
+    assert.equal((await read({ date: '100%', input_format: '%s%%' })).timestamp, 100);
+  });
+
+  it('%y: 00-68 are 2000-2068 and 69-99 are 1969-1999 (POSIX), the weekday checked against that year', async () => {
+    const year = async (yy: string) => (await read({ date: `01/01/${yy}`, input_format: '%m/%d/%y', output_format: '%Y' })).formatted;
+    assert.deepEqual([await year('00'), await year('65'), await year('68'), await year('69'), await year('99')], ['2000', '2065', '2068', '1969', '1999']);
+    // 5 January 2065 is a Monday (1965's was a Tuesday).
+    assert.equal((await read({ date: 'Mon 01/05/65', input_format: '%a %m/%d/%y', output_format: '%F' })).formatted, '2065-01-05');
+  });
+
+  it('%I takes 12 PM as noon; an offset of 23:59 is still a time; RFC 2822 "UT" is UTC', async () => {
+    assert.equal((await read({ date: '2024-03-05 12 PM', input_format: '%Y-%m-%d %I %p', output_format: '%H:%M' })).formatted, '12:00');
+    assert.equal((await read({ date: '2024-03-05T07:08:09+23:59' })).timestamp, 1709536149);
+    assert.equal((await read({ date: 'Tue, 5 Mar 2024 07:08:09 UT' })).timestamp, 1709622489);
   });
 });

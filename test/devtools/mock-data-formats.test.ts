@@ -83,6 +83,11 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
     );
   });
 
+  it('XML: line feeds, tabs and carriage returns in a field name stay characters references in its attribute (a parser would read them as spaces); in text they stay as they are', async () => {
+    const body = await render({ fields: [constant('a\nb', 'x\ny\tz'), constant('c\td', 1), constant('e\rf', 2)], rows: 1, output_format: 'xml' });
+    assert.equal(body.data, '<rows><row><field name="a&#10;b">x\ny\tz</field><field name="c&#9;d">1</field><field name="e&#13;f">2</field></row></rows>');
+  });
+
   it('XML: non-ASCII letters are valid element names', async () => {
     const body = await render({ fields: [constant('prénom', 'Zoë'), constant('名前', '<b>')], rows: 1, output_format: 'xml' });
     assert.equal(body.data, '<rows><row><prénom>Zoë</prénom><名前>&lt;b&gt;</名前></row></rows>');

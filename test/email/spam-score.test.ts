@@ -73,6 +73,12 @@ describe('POST /v1/email/form-spam-score', () => {
       ['excessive_punctuation', 5, { message: 'Hello, could you send me the pricing for the annual plan please????' }, /runs of/],
       ['bot_user_agent', 15, { user_agent: 'curl/8.5.0' }, /curl/],
       ['bot_user_agent', 15, { user_agent: '' }, /user agent ""/],
+      ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' }, /bingbot/],
+      ['bot_user_agent', 15, { user_agent: 'Googlebot/2.1' }, /Googlebot/],
+      ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)' }, /GPTBot/],
+      ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)' }, /Slurp/],
+      ['bot_user_agent', 15, { user_agent: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' }, /facebookexternalhit/],
+      ['zero_width_characters', 20, { message: 'Hello, I would like a quote for the annual plan via pay\u200Cpal for ten people in our team.' }, /1 invisible/],
       ['empty_message', 10, { message: ' hi ' }, /empty/],
     ];
     for (const [rule, weight, change, detail] of cases) {
@@ -87,6 +93,20 @@ describe('POST /v1/email/form-spam-score', () => {
         assert.equal(body.score, weight);
         assert.equal(body.is_spam, weight >= 50);
       });
+    }
+  });
+
+  it('ordinary text is not scored: emoji joiners, Persian zero-width non-joiners, a phone named …bot, an e-mail field left blank', async () => {
+    for (const change of [
+      { message: 'Our family \u{1F468}\u200D\u{1F469}\u200D\u{1F467} loved the stay, thank you for the lovely week by the sea.' },
+      { message: 'Rainbow flag \u{1F3F3}\uFE0F\u200D\u{1F308} and a thumbs up \u{1F44D}\u{1F3FD} for the team, thanks for everything.' },
+      { message: 'من می\u200Cخواهم این را بخرم و لطفا قیمت سالانه را برای من بفرستید' },
+      { user_agent: 'Mozilla/5.0 (Linux; Android 10; CUBOT_X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36' },
+      { email: '' },
+      { email: '  ' },
+    ]) {
+      const res = await score({ ...honest, ...change });
+      assert.deepEqual(res.json().reasons, [], JSON.stringify(change));
     }
   });
 

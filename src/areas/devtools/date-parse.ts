@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+import { DateTime, FixedOffsetZone, Settings, type Zone } from 'luxon';
 import { invalidField } from '../../errors.js';
 
 /** An instant with microsecond precision. */
@@ -16,11 +16,32 @@ export interface ParseOptions {
   now: number;
 }
 
-/** strftime directive → luxon parse token (`fromFormat`), one row per directive `input_format` accepts. */
+/** strftime directive → luxon parse token (`fromFormat`), one row per directive `input_format` accepts (and `%s`, read apart). */
 const PARSE_TOKENS: Record<string, string> = {
   Y: 'yyyy', y: 'yy', m: 'M', d: 'd', e: 'd', H: 'H', I: 'h', M: 'm', S: 's', f: 'u', p: 'a',
-  b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z', s: 'X',
+  b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z',
 };
+const ACCEPTED_DIRECTIVES = [...Object.keys(PARSE_TOKENS), 's'].map((k) => `%${k}`).join(' ');
+
+/** POSIX strptime's `%y` (and Python's): 69-99 are 1969-1999, 00-68 are 2000-2068. luxon's own cutoff is 60. */
+const POSIX_TWO_DIGIT_CUTOFF = 68;
+
+/** Run a luxon parse with POSIX centuries for two-digit years (luxon reads the setting when it parses). */
+function withPosixCenturies<T>(parse: () => T): T {
+  const previous = Settings.twoDigitCutoffYear;
+  Settings.twoDigitCutoffYear = POSIX_TWO_DIGIT_CUTOFF;
+  try {
+    return parse();
+  } finally {
+    Settings.twoDigitCutoffYear = previous;
+  }
+}
+
+/** A UTC offset of 24 hours or more (`+25:00`) names no time: RFC 3339 and ISO 8601 hours stop at 23. */
+function withinOffsetRange(dt: DateTime): DateTime {
+  if (Math.abs(dt.offset) >= 24 * 60) throw bad(`has a UTC offset beyond ±23:59 (${dt.toFormat('ZZ')})`);
+  return dt;
+}
 
 /** Unix time as a string: optionally signed digits, optionally a fraction; group 1 = the whole part. */
 const UNIX_TIME = /^[+-]?(\d+)(?:\.\d{1,6})?$/;
@@ -71,7 +92,7 @@ function toLuxonFormat(format: string, input: string): string {
     if (format[i] !== '%') literal += format[i];
     else if (letter === '%') (literal += '%'), i++;
     else if (letter !== undefined && Object.hasOwn(tokens, letter)) (flush(), (out += tokens[letter as keyof typeof tokens]), i++);
-    else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${Object.keys(PARSE_TOKENS).map((k) => `%${k}`).join(' ')}`);
+    else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${ACCEPTED_DIRECTIVES}`);
   }
   flush();
   return out;
@@ -187,29 +208,55 @@ export function parseDate(input: string | number, options: ParseOptions): Parsed
     const dt = iso.isValid ? iso : DateTime.fromSQL(text, zoneOptions);
     // Shaped like ISO 8601 but impossible (2026-02-30): say why rather than guess with chrono.
     if (!dt.isValid) checked(iso, 'ISO 8601 date');
-    return { dt: earliest(dt), microsecond: microsecondOf(text, dt) };
+    return { dt: earliest(withinOffsetRange(dt)), microsecond: microsecondOf(text, dt) };
   }
-  for (const dt of [DateTime.fromRFC2822(text, zoneOptions), DateTime.fromHTTP(text, zoneOptions)]) {
-    if (dt.isValid) return { dt: earliest(dt), microsecond: dt.millisecond * 1000 };
+  // RFC 2822 §3.3 (and §4.3) also names UTC "UT", which luxon does not know.
+  const rfc2822 = text.replace(/\sUT$/, ' GMT');
+  for (const dt of [DateTime.fromRFC2822(rfc2822, zoneOptions), DateTime.fromHTTP(text, zoneOptions)]) {
+    if (dt.isValid) return { dt: earliest(withinOffsetRange(dt)), microsecond: dt.millisecond * 1000 };
   }
   const dt = parseNaturalLanguage(text, options);
   return { dt, microsecond: dt.millisecond * 1000 };
 }
 
 /**
+ * `input_format` with `%s`: Unix seconds, with literal text around them only (the seconds name
+ * the instant; no other field could add to it).
+ */
+function parseUnixWithFormat(input: string, format: string): ParsedDate {
+  let pattern = '';
+  let seen = false;
+  for (let i = 0; i < format.length; i++) {
+    const letter = format[i + 1];
+    if (format[i] !== '%') pattern += format[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (letter === '%') (pattern += '%'), i++;
+    else if (letter === 's' && !seen) (pattern += '([+-]?\\d{1,15})'), (seen = true), i++;
+    else throw invalidField('input_format', `combines %s (Unix seconds) with "%${letter ?? ''}": %s stands alone, with literal text around it`);
+  }
+  const match = new RegExp(`^${pattern}$`).exec(input);
+  if (!match) throw bad(`does not match input_format "${format}"`);
+  return fromSeconds(Number(match[1]));
+}
+
+/**
  * Parse with an explicit strftime `input_format` (`%d/%m/%Y %H:%M`); the whole input must match.
+ * `%y` follows POSIX (69-99 → 19xx, 00-68 → 20xx), `%I` takes 1-12 only, `%s` is Unix seconds.
  *
  * @example
  *   parseDateWithFormat('08/03/2026 17:07', '%d/%m/%Y %H:%M', { zone: IANAZone.create('UTC'), now: 0 }).dt.toISO()
  *   // → '2026-03-08T17:07:00.000Z'
  */
 export function parseDateWithFormat(input: string, format: string, options: ParseOptions): ParsedDate {
+  if (/(?:^|[^%])(?:%%)*%s/.test(format)) return parseUnixWithFormat(input, format);
   const luxonFormat = toLuxonFormat(format, input);
   const luxonOptions = { zone: options.zone, setZone: true, locale: 'en-US' };
-  const dt = DateTime.fromFormat(input, luxonFormat, luxonOptions);
+  const dt = withPosixCenturies(() => DateTime.fromFormat(input, luxonFormat, luxonOptions));
   if (!dt.isValid) throw bad(`does not match input_format "${format}": ${dt.invalidExplanation ?? dt.invalidReason}`);
+  const needsRaw = format.includes('%f') || format.includes('%I');
+  const raw = needsRaw ? (withPosixCenturies(() => DateTime.fromFormatExplain(input, luxonFormat, luxonOptions)).matches as { u?: string; h?: number }) : {};
+  // luxon reads %I's digits as any hour: 13 PM would be 13:00.
+  if (raw.h !== undefined && (raw.h < 1 || raw.h > 12)) throw bad(`has hour ${raw.h} for %I, which takes 01-12`);
   // luxon keeps milliseconds only; the raw %f digits give the full microseconds.
-  const fraction = format.includes('%f') ? (DateTime.fromFormatExplain(input, luxonFormat, luxonOptions).matches as { u?: string }).u : undefined;
-  const microsecond = fraction ? Number(fraction.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
-  return { dt: earliest(dt), microsecond };
+  const microsecond = raw.u ? Number(raw.u.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
+  return { dt: earliest(withinOffsetRange(dt)), microsecond };
 }

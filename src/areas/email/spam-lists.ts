@@ -27,5 +27,9 @@ export const SPAM_PHRASES: readonly string[] = [
   'unsubscribe', 'viagra', 'weight loss', 'winner', 'work from home', '100% free',
 ];
 
-/** User-Agent fragments of HTTP libraries, headless browsers and crawlers (not browsers people use). */
-export const BOT_USER_AGENT = /curl|wget|python-requests|python-urllib|aiohttp|go-http-client|okhttp|java\/|libwww|httpclient|axios|node-fetch|headless|phantomjs|selenium|puppeteer|scrapy|\bbot\b|spider|crawler/i;
+/**
+ * User-Agent fragments of HTTP libraries, headless browsers and crawlers (not browsers people use).
+ * Crawlers name themselves `…bot/1.0` (Googlebot, bingbot, YandexBot, GPTBot, AhrefsBot, …); a bare
+ * `…bot` without the version slash is not enough, since phone models are named so too (CUBOT_X30).
+ */
+export const BOT_USER_AGENT = /curl|wget|python-requests|python-urllib|aiohttp|go-http-client|okhttp|java\/|libwww|httpclient|axios|node-fetch|headless|phantomjs|selenium|puppeteer|scrapy|\bbot\b|bot\/|bot-https|spider|crawler|slurp|facebookexternalhit|bytespider|petalbot/i;

@@ -22,6 +22,13 @@ export interface SpamRule {
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF\u00AD\u202A-\u202E\u2066-\u2069]/gu;
+/** A zero-width joiner inside an emoji sequence (👨‍👩‍👧, 🏳️‍🌈): ordinary text. */
+const EMOJI_JOINER = /(?<=[\p{Extended_Pictographic}\u{1F3FB}-\u{1F3FF}\uFE0F])\u200D(?=\p{Extended_Pictographic})/gu;
+/**
+ * A zero-width (non-)joiner between two letters of a script that spells with it (Persian می‌خواهم,
+ * Urdu, the Indic scripts): ordinary text. Between Latin, Cyrillic or Greek letters it only hides a word.
+ */
+const SCRIPT_JOINER = /(?<=\p{L})(?<![\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}])[\u200C\u200D](?=\p{L})(?![\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}])/gu;
 const PHRASE_PATTERNS = SPAM_PHRASES.map((p) => ({ phrase: p, re: new RegExp(`(?<![\\p{L}\\p{N}])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}])`, 'iu') }));
 const PHRASE_WEIGHT = 10;
 const PHRASE_CAP = 40;
@@ -71,13 +78,13 @@ export const SPAM_RULES: readonly SpamRule[] = [
       const match = domain ? findDisposableDomain(domain) : undefined;
       return match ? { detail: `${domain} is a disposable e-mail domain (${match})` } : null;
     } },
-  { rule: 'invalid_email', weight: 15, description: 'an e-mail was given but is not of the form local@domain.tld',
-    check: (f) => (f.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(f.email.trim()) ? { detail: `"${f.email.slice(0, 100)}" is not an e-mail address` } : null) },
+  { rule: 'invalid_email', weight: 15, description: 'an e-mail was given (not empty: a field left blank is sent as "") but is not of the form local@domain.tld',
+    check: (f) => (f.email !== undefined && f.email.trim() !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(f.email.trim()) ? { detail: `"${f.email.slice(0, 100)}" is not an e-mail address` } : null) },
   { rule: 'link_in_name', weight: 20, description: 'the name field contains a link or an e-mail address',
     check: (f) => (f.name && /https?:\/\/|www\.|@|\.(?:com|net|org|ru|xyz|top)\b/i.test(f.name) ? { detail: 'the name contains a link or address' } : null) },
-  { rule: 'zero_width_characters', weight: 20, description: 'invisible characters (zero-width, soft hyphen, bidi controls) used to dodge filters',
+  { rule: 'zero_width_characters', weight: 20, description: 'invisible characters (zero-width, soft hyphen, bidi controls) used to dodge filters; joiners inside emoji sequences, and between letters of scripts that spell with them (Persian, the Indic scripts), are ordinary text and do not count',
     check: (f) => {
-      const n = joinTextFields(f).match(INVISIBLE)?.length ?? 0;
+      const n = joinTextFields(f).replace(EMOJI_JOINER, '').replace(SCRIPT_JOINER, '').match(INVISIBLE)?.length ?? 0;
       return n ? { detail: `${n} invisible character(s)` } : null;
     } },
   { rule: 'mixed_scripts', weight: 20, description: 'a word mixing Latin with Cyrillic or Greek letters (look-alike spelling)',

@@ -30,17 +30,22 @@ function sqlLiteral(value: unknown): string {
 
 // Characters XML 1.0 cannot carry at all, not even as references: replaced by U+FFFD.
 const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' };
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
 const XML_NAME = /^[\p{L}_][\p{L}\p{N}._-]*$/u;
 
 function escapeXml(text: string): string {
   return text.replace(XML_FORBIDDEN, '\uFFFD').replace(/[&<>"'\r]/g, (c) => XML_ESCAPES[c]);
 }
 
+/** An attribute value: also line feeds and tabs as references, which a parser would otherwise read as spaces (XML 1.0 §3.3.3). */
+function escapeXmlAttribute(text: string): string {
+  return escapeXml(text).replace(/[\n\t]/g, (c) => XML_ESCAPES[c]);
+}
+
 /** `<name>v</name>`, or `<field name="...">` when the field name is not a usable XML name. */
 function xmlElement(name: string, value: unknown): string {
   const usable = XML_NAME.test(name) && !/^xml/i.test(name);
-  const open = usable ? name : `field name="${escapeXml(name)}"`;
+  const open = usable ? name : `field name="${escapeXmlAttribute(name)}"`;
   const close = usable ? name : 'field';
   if (value === null || value === undefined) return `<${open} null="true"/>`;
   return `<${open}>${escapeXml(toText(value))}</${close}>`;
