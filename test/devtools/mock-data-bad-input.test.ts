@@ -36,6 +36,8 @@ const CASES: { title: string; body: unknown; path: string; message: RegExp }[] =
   { title: 'date from not a date', body: { fields: [{ name: 'd', type: 'datetime', options: { from: 'yesterday' } }] }, path: 'fields[0].options.from', message: /date/ },
   { title: 'regex without pattern', body: { fields: [{ name: 'r', type: 'regex' }] }, path: 'fields[0].options.pattern', message: /required/ },
   { title: 'regex with an invalid pattern', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(a' } }] }, path: 'fields[0].options.pattern', message: /not a valid regular expression/ },
+  { title: 'regex with a class nothing belongs to', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'id-[^\\s\\S]' } }] }, path: 'fields[0].options.pattern', message: /no character to draw from/ },
+  { title: 'regex with a negated class that excludes all of printable ASCII', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '[^ -~]' } }] }, path: 'fields[0].options.pattern', message: /negated classes draw from printable ASCII/ },
   { title: 'regex a{1000000}', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a{1000000}' } }] }, path: 'fields[0].options.pattern', message: /up to 1000000 characters; the limit is 1000/ },
   { title: 'regex nested repetition too long', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((ab){40}){40}' } }] }, path: 'fields[0].options.pattern', message: /3200 characters/ },
   { title: 'regex lookahead', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?=a)a' } }] }, path: 'fields[0].options.pattern', message: /lookahead/ },

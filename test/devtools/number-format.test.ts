@@ -38,6 +38,11 @@ describe('POST /v1/number-format', () => {
     assert.equal(res.json().formatted, '1\u202F234\u202F567,89\u00A0\u20AC');
   });
 
+  it('ISO 4217 codes outside CLDR\'s currencies are accepted, shown by their code: gold, a fund code, "no currency"', async () => {
+    const formatted = async (currency: string) => (await format({ number: 1234.5, format_type: 'currency', locale: 'en_US', currency })).json().formatted;
+    assert.deepEqual([await formatted('XAU'), await formatted('CLF'), await formatted('XXX')], ['XAU\u00A01,234.50', 'CLF\u00A01,234.5000', '¤1,234.50']);
+  });
+
   it('defaults to decimal in en_US', async () => {
     const res = await format({ number: 1234.5 });
     assert.equal(res.statusCode, 200);
@@ -55,6 +60,7 @@ describe('POST /v1/number-format', () => {
     ['a locale with no CLDR data', { number: 1, locale: 'xx_YY' }, 'locale'],
     ['a malformed locale', { number: 1, locale: 'en_US.UTF-8' }, 'locale'],
     ['an unknown currency', { number: 1, format_type: 'currency', currency: 'XYZ' }, 'currency'],
+    ['a withdrawn currency (HRK, replaced by the euro in 2023)', { number: 1, format_type: 'currency', currency: 'HRK' }, 'currency'],
     ['an unknown currency with another format', { number: 1, format_type: 'decimal', currency: 'ABC' }, 'currency'],
     ['currency format without a currency', { number: 1, format_type: 'currency' }, 'currency'],
     ['number as a string', { number: '1234.5' }, 'number'],

@@ -225,7 +225,25 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
     expanded.set(t, range);
     return range;
   };
+  if (hasEmptyClass(tokens, (t) => gen._expand(t as never).length === 0)) {
+    throw new OptionError('pattern', 'has a character class with no character to draw from (such as [^\\s\\S]; negated classes draw from printable ASCII), so no matching string can be made');
+  }
   return () => gen.gen();
+}
+
+/** Whether a class in the pattern (outside other classes) holds no character at all. */
+function hasEmptyClass(token: Token, isEmpty: (set: Token) => boolean): boolean {
+  switch (token.type) {
+    case ROOT:
+    case GROUP:
+      return (token.options ?? [token.stack ?? []]).some((stack) => stack.some((t) => hasEmptyClass(t, isEmpty)));
+    case REPETITION:
+      return hasEmptyClass(token.value as Token, isEmpty);
+    case SET:
+      return isEmpty(token);
+    default:
+      return false;
+  }
 }
 
 /** The `regex` field type. */
@@ -235,7 +253,7 @@ export const REGEX_TYPE: FieldType = {
     'String matching options.pattern (JavaScript syntax without the u flag: classes, quantifiers, alternation, groups, back-references ' +
     `\\1 and \\k<name>, Python's (?P<name>…) and (?P=name) accepted; no lookarounds). Unbounded repetitions (*, +, {n,}) and ` +
     `ranges {n,m} produce at most min + max_repeat items; patterns that could produce more than ${MAX_REGEX_OUTPUT} characters are ` +
-    'refused. "." and negated classes draw from printable ASCII.',
+    'refused. "." and negated classes draw from printable ASCII; a class left with no character to draw from ([^\\s\\S]) is refused.',
   options: {
     pattern: { type: 'string', minLength: 1, maxLength: 500, description: 'Regular expression (required, up to 500 characters).' },
     max_repeat: { type: 'integer', minimum: 0, maximum: 100, default: 10, description: 'Extra repetitions allowed above a quantifier minimum (default 10).' },
