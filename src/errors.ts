@@ -109,6 +109,33 @@ export function invalidField(path: string, message: string): DevutilError {
 }
 
 /**
+ * Run independent checks of request fields and return their results; when several fail with a
+ * `validation_error`, one 422 lists every bad field (CONTRACT §0: one `errors` entry per bad field).
+ * Any other error is thrown as it is.
+ *
+ * @example
+ *   const [from, to] = checkFields(() => resolveZone(a, 'from_timezone'), () => resolveZone(b, 'to_timezone'));
+ */
+export function checkFields<T extends unknown[]>(...checks: { [K in keyof T]: () => T[K] }): T {
+  const results: unknown[] = [];
+  const failed: DevutilError[] = [];
+  for (const check of checks) {
+    try {
+      results.push(check());
+    } catch (err) {
+      if (!(err instanceof DevutilError) || err.code !== 'validation_error' || !err.errors) throw err;
+      failed.push(err);
+      results.push(undefined);
+    }
+  }
+  if (failed.length === 1) throw failed[0];
+  if (failed.length > 1) {
+    throw new DevutilError('validation_error', failed.map((e) => e.message.replace(/\.$/, '')).join('; ') + '.', { errors: failed.flatMap((e) => e.errors!) });
+  }
+  return results as T;
+}
+
+/**
  * The wire body of an error (CONTRACT §0): `detail`, `code`, `errors`, then the extra fields, in
  * the order the error schema's serializer writes them, so raw answers (catch, mock serving) are
  * byte for byte the ones Fastify sends.

@@ -191,6 +191,15 @@ describe('POST /v1/date-format: bad input', () => {
     ['%s combined with another directive', { date: '1700000000 UTC', input_format: '%s %Z' }, 'input_format'],
     ['a %s input that is not digits', { date: 'soon', input_format: '%s' }, 'date'],
   ];
+  it('every bad field at once: both zones and the output format in one 422; a missing to_timezone is not reported for a bad from_timezone', async () => {
+    const all = await format({ date: '2024-01-01', from_timezone: 'Bad/Zone', to_timezone: 'Worse/Zone', output_format: '%Q' });
+    assert.equal(all.statusCode, 422);
+    assert.deepEqual(all.json().errors.map((e: { path: string }) => e.path), ['from_timezone', 'to_timezone', 'output_format']);
+    assert.match(all.json().detail, /Bad\/Zone.*Worse\/Zone.*%Q/);
+    const one = await format({ date: '2024-01-01', from_timezone: 'Bad/Zone' });
+    assert.deepEqual(one.json().errors.map((e: { path: string }) => e.path), ['from_timezone']);
+  });
+
   for (const [name, payload, path] of rejections) {
     it(`422 for ${name}`, async () => {
       const res = await format(payload);

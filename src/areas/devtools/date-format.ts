@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
-import { invalidField } from '../../errors.js';
+import { checkFields, invalidField } from '../../errors.js';
 import { parseDate, parseDateWithFormat } from './date-parse.js';
-import { strftime } from './strftime.js';
+import { checkStrftimeFormat, strftime } from './strftime.js';
 
 export interface DateFormatInput {
   /** ISO 8601, RFC 2822, Unix timestamp (number or digit string; see `parseDate`) or plain English. */
@@ -61,15 +61,21 @@ function resolveZone(name: string, field: string): IANAZone {
 export function formatDate(input: DateFormatInput): DateFormatOutput {
   const fromName = input.fromTimezone ?? 'UTC';
   const toName = input.toTimezone ?? fromName;
-  const zone = resolveZone(fromName, 'from_timezone');
-  const target = resolveZone(toName, 'to_timezone');
+  // Every bad field at once, before the date is read (which needs the zone).
+  const outputFormat = input.outputFormat ?? DEFAULT_OUTPUT_FORMAT;
+  const [zone, ownTarget] = checkFields(
+    () => resolveZone(fromName, 'from_timezone'),
+    () => (input.toTimezone === undefined ? undefined : resolveZone(toName, 'to_timezone')),
+    () => checkStrftimeFormat(outputFormat),
+  );
+  const target = ownTarget ?? zone;
   const options = { zone, now: input.now };
   const parsed = input.inputFormat === undefined
     ? parseDate(input.date, options)
     : parseDateWithFormat(String(input.date), input.inputFormat, options);
   const dt = parsed.dt.setZone(target);
   return {
-    formatted: strftime({ dt, microsecond: parsed.microsecond }, input.outputFormat ?? DEFAULT_OUTPUT_FORMAT),
+    formatted: strftime({ dt, microsecond: parsed.microsecond }, outputFormat),
     iso8601: dt.toISO({ suppressMilliseconds: true }) ?? '',
     timestamp: Math.floor(dt.toMillis() / 1000),
     timezone: toName,

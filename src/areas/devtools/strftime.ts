@@ -124,6 +124,15 @@ export const STRFTIME_DIRECTIVES = Object.keys(DIRECTIVES);
  *   // → 'Sun 03:00 EDT'
  */
 export function strftime(moment: StrftimeMoment, format: string): string {
+  return render(format, moment);
+}
+
+/** Throw the 422 {@link strftime} would for `format`, without a moment to print. */
+export function checkStrftimeFormat(format: string): void {
+  render(format, undefined);
+}
+
+function render(format: string, moment: StrftimeMoment | undefined): string {
   let out = '';
   for (let i = 0; i < format.length; i++) {
     if (format[i] !== '%') {
@@ -136,7 +145,7 @@ export function strftime(moment: StrftimeMoment, format: string): string {
     if (!directive || !Object.hasOwn(DIRECTIVES, letter)) {
       throw invalidField('output_format', `has an unsupported directive "%${unpadded ? '-' : ''}${letter ?? ''}"`);
     }
-    const text = directive(moment);
+    const text = moment === undefined ? '' : directive(moment);
     out += unpadded ? text.replace(/^[0 ](?=.)/, '').replace(/^0(?=\d)/, '') : text;
     i += unpadded ? 2 : 1;
   }
