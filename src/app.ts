@@ -22,7 +22,7 @@ import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { CollectingIncomingMessage } from './http/request-body.js';
 import { AnsweredResponse } from './http/answered-response.js';
 import { registerOpenApi } from './http/openapi.js';
-import { fastPathServer, MAX_ID_LENGTH, type FastRoute } from './http/fast-path.js';
+import { fastPathServer, MAX_ID_LENGTH, type FastRoute, type UndecodableUrlRoute } from './http/fast-path.js';
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
 import { prependHook, withPrologue } from './http/route-hooks.js';
@@ -88,6 +88,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   // The tool fast routes (see the onRoute hook below) are tried first.
   const tools = toolFastRoutes();
   const fastRoutes: FastRoute[] = [tools.route];
+  const undecodableUrlRoutes: UndecodableUrlRoute[] = [];
   const app = Fastify({
     logger: options.logger ?? false,
     ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
@@ -103,6 +104,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     routerOptions: { maxParamLength: MAX_ID_LENGTH, ignoreDuplicateSlashes: false },
     // A malformed URL (bad percent-encoding) never reaches a route: answer it in the contract shape.
     frameworkErrors: (error, request, reply) => {
+      // The catch and mock paths take any sub-path, percent-encoded octets that are not UTF-8 included.
+      if ((error as { code?: string }).code === 'FST_ERR_BAD_URL') {
+        for (const route of undecodableUrlRoutes) if (route(request as FastifyRequest, reply as unknown as FastifyReply)) return;
+      }
       const e = toDevutilError(error);
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
@@ -122,7 +127,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
-  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, logRequests };
+  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, undecodableUrlRoutes, logRequests };
   const gate = createGate(ctx);
 
   // Callback-style hooks and route data bound at registration: these run on every request.

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
-import type { FastRoute } from './http/fast-path.js';
+import type { FastRoute, UndecodableUrlRoute } from './http/fast-path.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Store } from './storage/types.js';
 
@@ -15,6 +15,8 @@ export interface AppContext {
   requestId: (req: IncomingMessage) => string;
   /** Routes answered before the router (src/http/fast-path.ts); area plugins add theirs. */
   fastRoutes: FastRoute[];
+  /** Public routes that also take URLs the router cannot decode (catch and mock paths); area plugins add theirs. */
+  undecodableUrlRoutes: UndecodableUrlRoute[];
   /** Whether every finished request is logged at info level. */
   logRequests: boolean;
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { AppContext } from '../context.js';
 import { whenAnswered } from './answered-response.js';
 import { requestRecorder } from './request-record.js';
@@ -67,6 +67,28 @@ for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
  */
 export const MAX_ID_LENGTH = 16 * 1024;
 
+/**
+ * Where a plain id right after `prefix` in `url` ends (at a `/`, a `?` or the end), or -1 when the
+ * url does not start with `prefix` or what follows it is not a plain id (letters, digits, `_`, `-`).
+ */
+export function plainIdEnd(url: string, prefix: string): number {
+  if (!url.startsWith(prefix)) return -1;
+  let end = prefix.length;
+  for (; end < url.length; end++) {
+    const c = url.charCodeAt(end);
+    if (c === 47 /* / */ || c === 63 /* ? */) break;
+    if (ID_CHARS[c] !== 1) return -1;
+  }
+  return end === prefix.length || end - prefix.length > MAX_ID_LENGTH ? -1 : end;
+}
+
+/**
+ * A public route that also takes requests whose URL the router cannot decode (`/v1/catch/{id}/%ff`:
+ * RFC 3986 allows any octet percent-encoded in a path, the router only UTF-8): it returns true when
+ * it took the request (and answers it on the raw exchange), false to leave it to the 400.
+ */
+export type UndecodableUrlRoute = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
 export interface ParamRouteOptions {
   /** The Fastify route it stands in for, `/prefix/:param`; `/prefix/:param/*` is served too. */
   route: string;
@@ -91,15 +113,9 @@ export function paramRoute({ route, ctx, log, accepts, handle }: ParamRouteOptio
   const recordSub = requestRecorder(ctx.metrics, `${route}/*`, ctx.logRequests);
   return (req, res) => {
     const url = req.url!;
-    if (!url.startsWith(prefix)) return false;
     // The id runs to the next `/` or `?`; any other character but an id character leaves it to the router.
-    let end = prefix.length;
-    for (; end < url.length; end++) {
-      const c = url.charCodeAt(end);
-      if (c === 47 /* / */ || c === 63 /* ? */) break;
-      if (ID_CHARS[c] !== 1) return false;
-    }
-    if (end === prefix.length || end - prefix.length > MAX_ID_LENGTH) return false;
+    const end = plainIdEnd(url, prefix);
+    if (end === -1) return false;
     // A percent-encoded sub-path (before the query) is the router's to decode.
     const percent = url.indexOf('%', end);
     if (percent !== -1) {

@@ -53,6 +53,31 @@ describe('catch: the pre-router fast route and the Fastify route answer and stor
   });
 });
 
+describe('catch: a request target in absolute form (RFC 9112 §3.2.2)', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await buildTestApp({ env: { TRUST_PROXY: 'false' } });
+    base = await listenOnLoopback(t.app);
+  });
+  after(() => t.close());
+
+  it('is stored with its path and query, without scheme and authority', async () => {
+    const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(`GET http://127.0.0.1:${port}/v1/catch/${binId}/abs?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+      let out = '';
+      socket.on('data', (d) => (out += d.toString('latin1')));
+      socket.on('end', () => resolve(out));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
+    assert.deepEqual([list.requests[0].path, list.requests[0].query_string], [`/v1/catch/${binId}/abs`, 'x=1']);
+  });
+});
+
 describe('catch: CONNECT, which Node hands to the server rather than to a route', () => {
   let t: TestApp;
   let port: number;

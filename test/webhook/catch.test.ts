@@ -56,6 +56,21 @@ describe('catch: what is stored', () => {
   });
   after(() => t.close());
 
+  it('a sub-path with percent-encoded octets that are not UTF-8 (RFC 3986 allows any) is captured as sent, with the catch headers; other routes keep the 400', async () => {
+    for (const sub of ['%ff', '50%', '%C0%AF/x']) {
+      const res = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}/${sub}?q=%ff`, payload: 'x' });
+      assert.equal(res.statusCode, 200, `${sub}: ${res.body}`);
+      assertSecurityHeaders(res.headers);
+      const r = await detail(t, binId, res.json().request_id);
+      assert.deepEqual([r.path, r.query_string, r.body], [`/v1/catch/${binId}/${sub}`, 'q=%ff', 'x']);
+    }
+    const unknown = await t.app.inject({ method: 'POST', url: '/v1/catch/bin_nope/%ff', payload: 'x' });
+    assert.deepEqual([unknown.statusCode, unknown.json().code], [404, 'not_found']);
+    assertSecurityHeaders(unknown.headers);
+    const other = await t.app.inject({ method: 'GET', url: '/v1/bins/%ff', headers: t.auth });
+    assert.deepEqual([other.statusCode, other.json().code], [400, 'bad_request']);
+  });
+
   it('a JSON POST to a sub-path is stored with method, full path, raw query, headers, exact body, content type', async () => {
     const body = '{"event":"paid",  "amount": 10.50}\n';
     const res = await t.app.inject({

@@ -70,6 +70,55 @@ describe('mock serving (inject)', () => {
     assert.equal(noType.statusCode, 200);
   });
 
+  it('a sub-path with percent-encoded octets that are not UTF-8 is served by an unrestricted mock (and counted); a mock with a path answers 404 there', async () => {
+    const id = await createMock({ body: 'ok' });
+    const res = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}/%ff` });
+    assert.deepEqual([res.statusCode, res.body, res.headers['x-mock-id']], [200, 'ok', id]);
+    const restricted = await createMock({ body: 'ok', path: '/orders' });
+    const elsewhere = await t.app.inject({ method: 'GET', url: `/v1/mock/${restricted}/%ff` });
+    assert.equal(elsewhere.statusCode, 404);
+  });
+
+  it('a CORS preflight is answered for the mock (204, allowed origin, methods and headers), neither delayed nor counted; an OPTIONS mock serves it instead', async () => {
+    const preflight = (id: string, method = 'PUT') =>
+      t.app.inject({ method: 'OPTIONS', url: `/v1/mock/${id}/x`, headers: { origin: 'http://app.example', 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-token' } });
+    const open = await createMock({ body: 'ok', delay_ms: 2000 });
+    const started = Date.now();
+    const res = await preflight(open);
+    assert.ok(Date.now() - started < 1000);
+    assert.equal(res.statusCode, 204);
+    assert.equal(res.body, '');
+    assert.deepEqual(
+      ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age', 'x-mock-id', 'x-content-type-options'].map((h) => res.headers[h]),
+      ['*', 'PUT', 'content-type, x-token', '86400', open, 'nosniff'],
+    );
+    assert.equal(await hitCount(open), 0);
+    // A POST mock: its method; its own allow-origin wins (a preflight is not a 405).
+    const post = await createMock({ body: 'ok', method: 'POST', headers: { 'Access-Control-Allow-Origin': 'http://app.example' } });
+    const restricted = await preflight(post, 'POST');
+    assert.deepEqual([restricted.statusCode, restricted.headers['access-control-allow-methods'], restricted.headers['access-control-allow-origin']], [204, 'POST', 'http://app.example']);
+    // An OPTIONS mock answers the preflight itself, and counts it.
+    const options = await createMock({ body: 'mine', method: 'OPTIONS', status_code: 200 });
+    const own = await preflight(options);
+    assert.deepEqual([own.statusCode, own.body], [200, 'mine']);
+    assert.equal(await hitCount(options), 1);
+    // A plain OPTIONS (no Origin) is an ordinary hit.
+    const plain = await t.app.inject({ method: 'OPTIONS', url: `/v1/mock/${open}` });
+    assert.equal(plain.statusCode, 200);
+  });
+
+  it('a content-type header without content_type sets the content type (on create and PATCH); content_type wins over it', async () => {
+    const viaHeader = await createMock({ body: '<b>x</b>', headers: { 'Content-Type': 'text/html' } });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${viaHeader}` })).headers['content-type'], 'text/html');
+    const both = await createMock({ body: 'x', content_type: 'text/plain', headers: { 'content-type': 'text/html' } });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${both}` })).headers['content-type'], 'text/plain');
+    const none = await createMock({ body: '{}' });
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${none}` })).headers['content-type'], 'application/json');
+    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${none}`, headers: t.auth, payload: { headers: { 'content-type': 'text/csv' } } });
+    assert.equal(patched.json().mock.content_type, 'text/csv');
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${none}` })).headers['content-type'], 'text/csv');
+  });
+
   it('a body above MAX_BODY_BYTES → 413', async () => {
     const id = await createMock({ body: 'ok' });
     const res = await t.app.inject({ method: 'POST', url: `/v1/mock/${id}`, headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(1025) });

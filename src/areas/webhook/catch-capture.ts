@@ -38,6 +38,15 @@ export function joinHeaders(rawHeaders: readonly string[]): Record<string, strin
 }
 
 /**
+ * The path and query of a request target in absolute form (`http://host:port/v1/catch/…?q`, which
+ * HTTP/1.1 servers must accept, RFC 9112 §3.2.2): the scheme and authority dropped.
+ */
+function originForm(target: string): string {
+  const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
+  return authority ? target.slice(authority[0].length) || '/' : target;
+}
+
+/**
  * The record one inbound request becomes: full path, raw query string (after the first `?`),
  * joined headers, exact body bytes.
  *
@@ -46,14 +55,15 @@ export function joinHeaders(rawHeaders: readonly string[]): Record<string, strin
  *   // { path: '/v1/catch/bin_x/a', queryString: 'b=1', ... }
  */
 export function buildCapture(raw: RawCapture): CapturedRequestRecord {
-  const q = raw.url.indexOf('?');
+  const url = raw.url.charCodeAt(0) === 47 /* / */ ? raw.url : originForm(raw.url);
+  const q = url.indexOf('?');
   const headers = joinHeaders(raw.rawHeaders);
   return {
     id: newTimeOrderedId('req_', raw.now),
     binId: raw.binId,
     method: raw.method,
-    path: q === -1 ? raw.url : raw.url.slice(0, q),
-    queryString: q === -1 ? '' : raw.url.slice(q + 1),
+    path: q === -1 ? url : url.slice(0, q),
+    queryString: q === -1 ? '' : url.slice(q + 1),
     headers,
     body: raw.body,
     contentType: headers['content-type'] ?? '',

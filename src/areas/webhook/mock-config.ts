@@ -90,13 +90,15 @@ function normaliseHeaders(headers: Record<string, string>): Record<string, strin
  */
 export function buildMock(input: MockInput, ownerKeyId: string, now: number): MockRecord {
   validate(input);
+  const headers = normaliseHeaders(input.headers ?? {});
   return {
     id: newId('mock_'),
     ownerKeyId,
     name: wellFormedOrNull(input.name),
     statusCode: input.status_code ?? 200,
-    contentType: input.content_type ?? 'application/json',
-    headers: normaliseHeaders(input.headers ?? {}),
+    // A `content-type` header given without `content_type` is what the caller wants served.
+    contentType: input.content_type ?? headers['content-type'] ?? 'application/json',
+    headers,
     body: wellFormedOrNull(input.body),
     responseBodyJson: input.response_body === undefined ? null : JSON.stringify(input.response_body),
     method: input.method ? input.method.toUpperCase() : null,
@@ -121,8 +123,11 @@ export function buildMockPatch(input: MockInput, now: number): MockPatch {
   const patch: MockPatch = {};
   if (input.name !== undefined) patch.name = input.name === '' ? null : wellFormed(input.name);
   if (input.status_code !== undefined) patch.statusCode = input.status_code;
-  if (input.content_type !== undefined) patch.contentType = input.content_type;
   if (input.headers !== undefined) patch.headers = normaliseHeaders(input.headers);
+  // As on create: new headers with a `content-type` and no `content_type` set the content type.
+  const headerType = patch.headers?.['content-type'];
+  if (input.content_type !== undefined) patch.contentType = input.content_type;
+  else if (headerType !== undefined) patch.contentType = headerType;
   if (input.body !== undefined) Object.assign(patch, { body: wellFormed(input.body), responseBodyJson: null });
   if (input.response_body !== undefined) Object.assign(patch, { body: null, responseBodyJson: JSON.stringify(input.response_body) });
   if (input.method !== undefined) patch.method = input.method === null ? null : input.method.toUpperCase();

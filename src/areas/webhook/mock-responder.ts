@@ -179,6 +179,29 @@ function writeMock({ req, res, requestId }: MockExchange, mock: MockRecord, wire
   else res.end(wire.body);
 }
 
+const isPreflight = (req: IncomingMessage) => req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
+
+/**
+ * 204 to a CORS preflight, as Mockoon answers them: the origin the mock allows (its own
+ * `access-control-allow-origin`, else `*`), the methods it answers (the asked one when
+ * unrestricted), the request headers asked for, a day's max-age; the mock's own
+ * `access-control-allow-*` headers win.
+ */
+function answerPreflight({ req, res, requestId }: MockExchange, mock: MockRecord, allowed: string[] | null): void {
+  const own = (name: string) => (Object.hasOwn(mock.headers, name) ? mock.headers[name] : undefined);
+  res.writeHead(204, {
+    'access-control-allow-origin': own('access-control-allow-origin') ?? '*',
+    'access-control-allow-methods': own('access-control-allow-methods') ?? (allowed ?? [req.headers['access-control-request-method']!]).join(', '),
+    'access-control-allow-headers': own('access-control-allow-headers') ?? req.headers['access-control-request-headers'] ?? '*',
+    'access-control-max-age': own('access-control-max-age') ?? '86400',
+    ...(own('access-control-allow-credentials') ? { 'access-control-allow-credentials': own('access-control-allow-credentials')! } : {}),
+    ...FIXED_HEADERS,
+    'x-mock-id': mock.id,
+    'x-request-id': requestId,
+  });
+  res.end();
+}
+
 /**
  * Mock serving on the raw request and response (spec §4.2, CONTRACT §2.5): find the mock, check
  * its path and method, wait its delay unless the client leaves, count the hit (counted before
@@ -205,6 +228,8 @@ export function createMockResponder(ctx: AppContext): (exchange: MockExchange) =
     const url = req.url ?? '/';
     if (!mock || !matchesPath(mock, url)) throw new DevutilError('not_found', `No mock at ${url.split('?')[0]}.`);
     const allowed = allowedMethods(mock);
+    // A browser's CORS preflight is answered for the mock (not counted, not delayed), unless the mock is an OPTIONS mock.
+    if (mock.method !== 'OPTIONS' && isPreflight(req)) return answerPreflight(exchange, mock, allowed);
     if (allowed && !allowed.includes(req.method ?? '')) {
       throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
     }

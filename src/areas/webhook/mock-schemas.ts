@@ -20,8 +20,8 @@ function mockFields(withDefaults: boolean) {
     body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty), served as UTF-8; a lone surrogate (`\\ud800`) is stored and served as U+FFFD. Not with `response_body`.' },
     response_body: { description: 'Any JSON value, served JSON-encoded when `body` is absent. Not with `body`.' },
     content_type: {
-      type: 'string', minLength: 1, maxLength: 255, ...d('application/json'),
-      description: 'Response content type (default application/json); wins over a `content-type` entry in `headers`.',
+      type: 'string', minLength: 1, maxLength: 255,
+      description: 'Response content type; wins over a `content-type` entry in `headers`. Default: that entry when `headers` has one, else application/json.',
     },
     delay_ms: { type: 'integer', minimum: 0, maximum: 30000, ...d(0), description: '0 to 30000 (default 0).' },
     ttl_seconds: { type: 'integer', minimum: 60, maximum: 172800, ...d(86400), description: '60 to 172800 (default 86400).' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { paramRoute } from '../../http/fast-path.js';
+import { paramRoute, plainIdEnd } from '../../http/fast-path.js';
 import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { announcesBody } from './catch-capture.js';
@@ -12,9 +12,13 @@ const DESCRIPTION = `No key needed: the mock id is the capability. Answers every
 others get 405 with \`Allow\`; a GET mock also answers HEAD) at the base path and every sub-path (unless the mock sets
 \`path\`: other sub-paths get 404). Any request body and content type is accepted and ignored (up to MAX_BODY_BYTES).
 
-The response has the configured status, headers, content type (\`content_type\` wins over a \`content-type\` header) and
+The response has the configured status, headers, content type (\`content_type\`, which wins over a \`content-type\` header; without it, that header) and
 body (\`body\`, else \`response_body\` JSON-encoded), plus \`X-Mock-Id\`, \`Access-Control-Allow-Origin: *\` (a custom
 header may replace it) and, always, \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: sandbox\`.
+A browser's CORS preflight (OPTIONS with \`Origin\` and \`Access-Control-Request-Method\`) is answered for the mock, as
+Mockoon does, unless its \`method\` is OPTIONS: 204 with \`Access-Control-Allow-Origin\` (the mock's own, else \`*\`),
+\`-Allow-Methods\` (the mock's method, or the one asked), \`-Allow-Headers\` (those asked) and \`-Max-Age: 86400\` (a
+mock's own \`access-control-*\` headers win); it is neither delayed nor counted as a hit.
 HEAD, 204 and 304 carry no body; 205 (Reset Content) answers with \`Content-Length: 0\` and no body, as RFC 9110 requires.
 
 Informational \`status_code\` 100-199: a 1xx cannot be a final answer (a client would wait forever for the real one),
@@ -58,6 +62,14 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
     accepts: (req) => !announcesBody(req.headers),
     handle: ({ req, res, id, requestId, log }) => respond({ req, res, mockId: id, requestId, log }),
   }));
+  ctx.undecodableUrlRoutes.push((request, reply) => {
+    const url = request.raw.url!;
+    const end = plainIdEnd(url, '/v1/mock/');
+    if (end === -1) return false;
+    reply.hijack();
+    respond({ req: request.raw, res: reply.raw, mockId: url.slice('/v1/mock/'.length, end), requestId: request.id, log: request.log });
+    return true;
+  });
   function serve(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
     respond({ req: request.raw, res: reply.raw, mockId: (request.params as { mock_id: string }).mock_id, requestId: request.id, log: request.log });
