@@ -150,8 +150,10 @@ function trustProxy(env: Env): boolean | string[] {
   if (['false', '0', 'no', 'off'].includes(lower)) return false;
   const items = list(env, 'TRUST_PROXY');
   for (const item of items) {
-    const [addr, bits] = item.split('/');
-    if (!isIP(addr) || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+    const [addr, bits, extra] = item.split('/');
+    // A prefix no longer than the address (32 bits for IPv4, 128 for IPv6).
+    const maxBits = isIP(addr) === 4 ? 32 : 128;
+    if (!isIP(addr) || extra !== undefined || (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > maxBits))) {
       throw new ConfigError('TRUST_PROXY', `must be true, false or a comma list of proxy addresses/CIDRs, got "${item}"`);
     }
   }

@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.js';
+import { createStore } from '../../src/storage/index.js';
 
 function file(content: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'devutil-config-')), 'plans.json');
@@ -58,6 +59,7 @@ describe('configuration', () => {
     [{ HOST: 'a..b' }, 'HOST'], [{ STORE: 'mongo' }, 'STORE'],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'], [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'], [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'], [{ TRUST_PROXY: '::1/129' }, 'TRUST_PROXY'], [{ TRUST_PROXY: '10.0.0.0/8/8' }, 'TRUST_PROXY'],
     [{ AREAS: 'webhook,images' }, 'AREAS'], [{ PUBLIC_AREAS: 'admin' }, 'PUBLIC_AREAS'],
     [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES'], [{ BIN_MAX_REQUESTS: '0' }, 'BIN_MAX_REQUESTS'],
     [{ REPLAY_ALLOW_PRIVATE: 'perhaps' }, 'REPLAY_ALLOW_PRIVATE'], [{ REPLAY_ALLOW_HOSTS: 'a b' }, 'REPLAY_ALLOW_HOSTS'],
@@ -69,6 +71,12 @@ describe('configuration', () => {
       assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.includes(variable));
     });
   }
+
+  it('a DATA_DIR that cannot hold the database (a path under a file) is refused naming the variable', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'devutil-config-')), 'a-file');
+    writeFileSync(file, 'x');
+    await assert.rejects(createStore({ ...loadConfig({}), dataDir: join(file, 'sub') }), (err: unknown) => err instanceof ConfigError && err.variable === 'DATA_DIR' && /ENOTDIR/.test(err.message));
+  });
 
   it('HOST takes IPv4 and IPv6 addresses (with or without brackets) and host names', () => {
     for (const [raw, host] of [['0.0.0.0', '0.0.0.0'], ['::', '::'], ['[::1]', '::1'], ['localhost', 'localhost'], ['svc-1.internal.example', 'svc-1.internal.example']]) {
