@@ -76,6 +76,15 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'terms_after_all']);
   });
 
+  it('SPF: arguments outside RFC 7208\'s grammar make the record invalid (permerror): bad addresses, prefix lengths, a domain-less a:, all with an argument, a second redirect', async () => {
+    const [record] = (await lookup('domain=badsyntaxspf.test&type=SPF')).records;
+    assert.equal(record.valid, false);
+    assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term']);
+    assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /999\.1\.1\.1.*zz.*\/33.*\/129.*needs a domain.*\/33.*more than once.*takes no argument/);
+    const [good] = (await lookup('domain=goodsyntaxspf.test&type=SPF')).records;
+    assert.deepEqual([good.valid, good.warnings], [true, []]);
+  });
+
   it('SPF: a domain without one answers no records', async () => {
     assert.deepEqual((await lookup('domain=nodkim.test&type=SPF')).records, []);
   });
@@ -141,6 +150,9 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     const [revoked] = (await lookup('domain=example.test&type=DKIM&selector=revoked')).records;
     assert.deepEqual([revoked.key_bits, revoked.valid, codes(revoked)], [null, false, ['key_revoked']]);
     const [weak] = (await lookup('domain=example.test&type=DKIM&selector=weak')).records;
-    assert.deepEqual([weak.key_bits, codes(weak)], [512, ['weak_key']]);
+    assert.deepEqual([weak.key_bits, weak.valid, codes(weak)], [512, false, ['weak_key']]);
+    const [late] = (await lookup('domain=example.test&type=DKIM&selector=late')).records;
+    assert.deepEqual([late.key_bits, late.valid, codes(late)], [1024, false, ['invalid_version']]);
+    assert.match(late.warnings[0].message, /must be the first tag/);
   });
 });

@@ -15,6 +15,8 @@ export function buildZone(): Record<string, ZoneRecord[]> {
   zone['google._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
   zone['2024a._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024) }];
   zone['weak._domainkey.example.test'] = [{ type: 'TXT', data: dkim(512) }];
+  // v= present but not first (RFC 6376 §3.6.1: it must be).
+  zone['late._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024).join('').replace('v=DKIM1; k=rsa; ', 'k=rsa; v=DKIM1; ').match(/.{1,200}/g)! }];
   zone['ed._domainkey.example.test'] = [{ type: 'TXT', data: `v=DKIM1; k=ed25519; p=${randomBytes(32).toString('base64')}` }];
   zone['selector1._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
   zone['big.example.test'] = Array.from({ length: 120 }, (_, i) => ({ type: 'A', ttl: 60, data: `198.51.100.${i + 1}` }));

@@ -44,6 +44,7 @@ export function readDkimRecords(txtAnswers: unknown[], selector: string): DkimRe
     const key = (tags.p ?? '').replace(/\s+/g, '');
     let keyBits: number | null = null;
     if (tags.v !== undefined && tags.v !== 'DKIM1') warnings.push({ code: 'invalid_version', message: `v=${tags.v} is not DKIM1.` });
+    else if (tags.v !== undefined && !/^\s*v\s*=/.test(value)) warnings.push({ code: 'invalid_version', message: 'v=DKIM1 must be the first tag (RFC 6376 §3.6.1).' });
     const reader = KEY_TYPES[keyType];
     if (tags.p === undefined) warnings.push({ code: 'missing_key', message: 'The required "p" tag is missing.' });
     else if (key === '') warnings.push({ code: 'key_revoked', message: 'p= is empty: this key has been revoked.' });
@@ -57,7 +58,8 @@ export function readDkimRecords(txtAnswers: unknown[], selector: string): DkimRe
         warnings.push({ code: 'invalid_key', message: `p= is not a valid ${keyType} public key.` });
       }
     }
-    const valid = keyBits !== null && !warnings.some((w) => w.code === 'invalid_version' || w.code === 'duplicate_tag');
+    // RFC 8301 §3.2: verifiers must not accept signatures made with RSA keys under 1024 bits.
+    const valid = keyBits !== null && !warnings.some((w) => w.code === 'invalid_version' || w.code === 'duplicate_tag' || w.code === 'weak_key');
     return { selector, value, tags, keyType, keyBits, valid, warnings };
   });
 }

@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import type { RecordWarning } from './tags.js';
 import { joinTxt } from './tags.js';
 
@@ -24,6 +25,30 @@ const MODIFIER = /^([a-z][a-z0-9_.-]*)=(.*)$/i;
 export const SPF_RECORD = /^v=spf1(?: |$)/i;
 /** Mechanisms that are meaningless without a `:value`. */
 const NEEDS_VALUE = new Set(['include', 'exists', 'ip4', 'ip6']);
+
+/** `/n` with n at most `max` (no leading zeros, RFC 7208 §5.6). */
+const cidrOk = (digits: string | undefined, max: number) => digits === undefined || (/^(0|[1-9]\d{0,2})$/.test(digits) && Number(digits) <= max);
+const DUAL_CIDR = /^(?:\/(\d+))?(?:\/\/(\d+))?$/;
+
+/** Why a mechanism's argument breaks RFC 7208's grammar (§5), or null. */
+function argumentError(name: string, hasColon: boolean, value: string | null): string | null {
+  if (name === 'all') return value === null ? null : '"all" takes no argument';
+  if (name === 'ip4' || name === 'ip6') {
+    if (!hasColon || !value) return null; // reported as a missing value
+    const [address, bits, extra] = value.split('/');
+    const ok = name === 'ip4' ? isIPv4(address!) && cidrOk(bits, 32) : isIPv6(address!) && cidrOk(bits, 128);
+    return ok && extra === undefined ? null : `"${value}" is not an ${name === 'ip4' ? 'IPv4' : 'IPv6'} address or network`;
+  }
+  if (name === 'a' || name === 'mx') {
+    const slash = value === null ? -1 : value.indexOf('/');
+    const domain = value === null ? '' : slash === -1 ? value : value.slice(0, slash);
+    const cidr = value === null || slash === -1 ? '' : value.slice(slash);
+    if (hasColon && domain === '') return `"${name}:" needs a domain before its prefix length`;
+    const dual = DUAL_CIDR.exec(cidr);
+    return dual && cidrOk(dual[1], 32) && cidrOk(dual[2], 128) ? null : `"${cidr}" is not a prefix length (/0-32 for IPv4, //0-128 for IPv6)`;
+  }
+  return null;
+}
 
 /**
  * The SPF records among a domain's TXT answers, each parsed (RFC 7208). Warnings flag what makes
@@ -66,16 +91,26 @@ export function parseSpf(value: string): SpfRecord {
       const qualifier = (mech[1] || '+') as SpfTerm['qualifier'];
       const termValue = mech[3] ? mech[4]! : (mech[5] ?? null);
       mechanisms.push({ qualifier, mechanism: name, value: termValue });
+      const argument = argumentError(name, mech[3] !== undefined, termValue);
       if (NEEDS_VALUE.has(name) && !termValue) {
         invalid = true;
         warnings.push({ code: 'invalid_term', message: `"${term}" needs a value ("${name}:...").` });
+      } else if (argument) {
+        invalid = true;
+        warnings.push({ code: 'invalid_term', message: `"${term}": ${argument} (RFC 7208 §5).` });
       }
       if (sawAll) warnings.push({ code: 'terms_after_all', message: `"${term}" comes after "all" and is never evaluated.` });
       if (name === 'all') sawAll = true;
       if (name === 'all' && qualifier === '+') warnings.push({ code: 'plus_all', message: '"+all" lets every server on the internet send mail as this domain.' });
       if (name === 'ptr') warnings.push({ code: 'ptr_mechanism', message: 'RFC 7208 §5.5 says "ptr" SHOULD NOT be used (slow and unreliable).' });
     } else if (mod) {
-      mechanisms.push({ qualifier: null, mechanism: mod[1]!.toLowerCase(), value: mod[2]! });
+      const name = mod[1]!.toLowerCase();
+      // redirect= and exp= may each appear once (RFC 7208 §6), and name a domain.
+      if ((name === 'redirect' || name === 'exp') && (mod[2] === '' || mechanisms.some((m) => m.qualifier === null && m.mechanism === name))) {
+        invalid = true;
+        warnings.push({ code: 'invalid_term', message: mod[2] === '' ? `"${term}" needs a domain.` : `"${name}=" appears more than once; RFC 7208 §6 allows it once.` });
+      }
+      mechanisms.push({ qualifier: null, mechanism: name, value: mod[2]! });
     } else {
       invalid = true;
       warnings.push({ code: 'invalid_term', message: `"${term}" is not an SPF mechanism or modifier.` });
