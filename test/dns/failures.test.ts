@@ -104,3 +104,26 @@ describe('DNS upstreams that are slow or lose a datagram', () => {
     }
   });
 });
+
+describe('DNS: an SPF include that never answers', () => {
+  it('is reported as include_failed with the domain\'s own record (200 before the 5 s lookup limit), as a SERVFAIL include is', async () => {
+    const dns = await startDnsServer(
+      { 'silentinc.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 include:never.test -all' }], 'never.test': [{ type: 'TXT', data: 'v=spf1 -all' }] },
+      { delayMs: { 'never.test': 20_000 } },
+    );
+    const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
+    try {
+      const started = Date.now();
+      const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=silentinc.test&type=SPF', headers: t.auth });
+      const took = Date.now() - started;
+      assert.equal(res.statusCode, 200, res.body);
+      assert.ok(took < 5000, `answered after ${took} ms`);
+      const [record] = res.json().records;
+      assert.equal(record.value, 'v=spf1 ip4:192.0.2.1 include:never.test -all');
+      assert.deepEqual([record.valid, record.warnings.map((w: { code: string }) => w.code)], [true, ['include_failed']]);
+    } finally {
+      await t.close();
+      await dns.close();
+    }
+  });
+});

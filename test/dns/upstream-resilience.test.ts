@@ -139,7 +139,7 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       }
     });
 
-    it('the queries of a lookup that answered 504 end with it: SPF includes asked late do not hold the caller\'s turns', async () => {
+    it('the queries of a lookup end with it: SPF includes asked late (reported include_failed) do not hold the caller\'s turns', async () => {
       const domains = ['spf-a.test', 'spf-b.test', 'spf-c.test', 'spf-d.test'];
       const zone: Record<string, { type: string; data: unknown }[]> = { 'fast.test': [{ type: 'A', data: '192.0.2.9' }] };
       const delayMs: Record<string, number> = {};
@@ -157,7 +157,11 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
       try {
         const lookups = await Promise.all(domains.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=SPF`, headers: t.auth })));
-        for (const res of lookups) assert.equal(res.statusCode, 504, res.body);
+        // Each record came at 4.7 s, past the time its includes had (they end 0.5 s before the lookup's 5 s).
+        for (const res of lookups) {
+          assert.equal(res.statusCode, 200, res.body);
+          assert.deepEqual(new Set(res.json().records[0].warnings.map((w: { code: string }) => w.code)), new Set(['include_failed']));
+        }
         await sleep(300);
         const started = performance.now();
         const fast = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=A', headers: t.auth });
@@ -175,8 +179,9 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
         'late.test': [{ type: 'TXT', data: 'v=spf1 include:shared.test -all' }],
         'shared.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 -all' }],
       };
-      // late.test's record comes at 4.4 s: its include, shared.test (answered in 0.9 s), is asked with 0.7 s of that lookup left.
-      const dns = await startDnsServer(zone, { delayMs: { 'late.test': 4400, 'shared.test': 900 } });
+      // late.test's record comes at 4 s: its include, shared.test (answered in 0.9 s), is asked with 0.5 s of that
+      // lookup's follow-up time left (they end 0.5 s before its 5 s).
+      const dns = await startDnsServer(zone, { delayMs: { 'late.test': 4000, 'shared.test': 900 } });
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
       const other = await t.newKey();
       try {
@@ -188,7 +193,11 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
         const took = performance.now() - started;
         assert.equal(mine.statusCode, 200, `${mine.statusCode} after ${Math.round(took)} ms: ${mine.body}`);
         assert.deepEqual(mine.json().records, [{ value: 'v=spf1 ip4:192.0.2.1 -all' }]);
-        assert.equal((await late).statusCode, 504);
+        // late.test's own lookup answers with its record before its 5 s (the shared query, kept alive by the
+        // other caller, may even have brought its include in time).
+        const lateAnswer = await late;
+        assert.equal(lateAnswer.statusCode, 200, lateAnswer.body);
+        assert.equal(lateAnswer.json().records[0].value, 'v=spf1 include:shared.test -all');
         // One query served both.
         assert.equal(dns.queries.filter((q) => q.name === 'shared.test').length, 1);
       } finally {

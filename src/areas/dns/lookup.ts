@@ -26,6 +26,12 @@ export interface LookupResult {
 export const LOOKUP_TIMEOUT_MS = 5000;
 /** A lookup's queries end this long after the lookup's own deadline. */
 const QUERY_GRACE_MS = 100;
+/**
+ * The queries a lookup makes after its own (SPF includes) end this long before the lookup's deadline:
+ * an include that never answers is reported (`include_failed`, a temperror, as a SERVFAIL is) with
+ * the domain's own record, instead of the whole lookup turning into a 504.
+ */
+const FOLLOW_UP_MARGIN_MS = 500;
 
 const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
 
@@ -53,11 +59,12 @@ export function lookupDns(input: LookupInput, client: DnsClient, caller: string,
   const records = cached.every((a) => a !== undefined) && !row.expand
     ? read(cached as unknown[][])
     : withDeadline((async () => {
-      // Every query of the lookup, SPF includes asked late in it too, ends with the lookup (just after
-      // it: the lookup's own 504 comes first, not an answer whose includes all timed out).
+      // The lookup's own queries end with it (just after it: its own 504 comes first); the follow-up
+      // queries (SPF includes) end before it, so the record they extend is still answered.
       const ask = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs + QUERY_GRACE_MS);
+      const askFollowUp = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs - FOLLOW_UP_MARGIN_MS);
       const found = read(await Promise.all(names.map((at) => ask(row.query, at.name))));
-      return row.expand ? row.expand(found, domain, ask) : found;
+      return row.expand ? row.expand(found, domain, askFollowUp) : found;
     })(), timeoutMs);
   return andThen(records, (found) => ({ domain, type, records: found, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 }));
 }

@@ -15,7 +15,7 @@ export const LOOKUP_DESCRIPTION = [
   'SPF: the `v=spf1` TXT records of the domain, `{value, mechanisms: [{qualifier, mechanism, value}], lookup_count, valid, warnings}`; modifiers (`redirect=`, `exp=`) are listed with `qualifier: null`.',
   '`lookup_count` counts the DNS-querying terms (include, a, mx, ptr, exists, redirect) of the record and, recursively, of the records its `include:` and `redirect=` reach',
   '(targets with macros count only themselves; at most 30 included records are fetched). `warnings` codes: `multiple_spf_records`, `too_many_dns_lookups` (> 10), `invalid_term`,',
-  '`include_without_spf` and `include_loop` make `valid` false (RFC 7208 permerror); `include_failed` (a temperror) and `plus_all`, `ptr_mechanism`, `terms_after_all` are advice.',
+  '`include_without_spf` and `include_loop` make `valid` false (RFC 7208 permerror); `include_failed` (a temperror: an include failed upstream or had no answer 4.5 s into the lookup, so the record is still answered within 5 s) and `plus_all`, `ptr_mechanism`, `terms_after_all` are advice.',
   'DMARC: the `v=DMARC1` records at `_dmarc.<domain>`, `{value, tags, policy, subdomain_policy, valid, warnings}` (`policy` is `p`: none, quarantine or reject).',
   `DKIM: the key records at \`<selector>._domainkey.<domain>\`, \`{selector, value, tags, key_type, key_bits, valid, warnings}\` (\`valid\` is false for a missing, revoked or unreadable key, a \`v=\` other than DKIM1 or not first, a repeated tag, and an RSA key under 1024 bits, which RFC 8301 forbids); without \`selector\` these are tried: ${COMMON_DKIM_SELECTORS.join(', ')} (none found: \`records: []\`; the selectors are queried in parallel and an upstream failure of any of them fails the lookup).`,
   '',
