@@ -29,8 +29,8 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
     schema: {
       tags: ['operations'],
       summary: 'Prometheus metrics: requests by route and status, latency histogram, credits spent',
-      produces: ['text/plain'],
-      response: { 200: { type: 'string' } },
+      // The 200 alone is text (errors are JSON, as everywhere).
+      response: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
     },
   }, (_request, reply) => {
     reply.type(ctx.metrics.registry.contentType);

@@ -20,6 +20,12 @@ describe('operations', () => {
       assert.match(res.body, /devutil_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
       assert.match(res.body, /devutil_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz"\}/);
       assert.match(res.body, /devutil_credits_spent_total\{area="devtools"\} 1/);
+      // The OpenAPI document says so: text for the 200, JSON for its errors (as for the live stream's).
+      const paths = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths;
+      const types = (responses: Record<string, { content?: object }>, status: string) => Object.keys(responses[status]!.content ?? {});
+      assert.deepEqual([types(paths['/metrics'].get.responses, '200'), types(paths['/metrics'].get.responses, '401')], [['text/plain'], ['application/json']]);
+      const stream = paths['/v1/bins/{bin_id}/stream'].get.responses;
+      assert.deepEqual([types(stream, '200'), types(stream, '404')], [['text/event-stream'], ['application/json']]);
     } finally {
       await t.close();
     }

@@ -45,7 +45,6 @@ export default async function streamRoutes(app: FastifyInstance, ctx: AppContext
         'when the server shuts down, after an `end` event whose data is `{"reason": "bin_deleted" | "bin_expired" | ' +
         '"server_shutdown"}`. Needs the key that owns the bin.',
       params: binIdParams,
-      produces: ['text/event-stream'],
       response: {
         200: {
           description: 'An open event stream.',
