@@ -89,6 +89,24 @@ export function plainIdEnd(url: string, prefix: string): number {
  */
 export type UndecodableUrlRoute = (request: FastifyRequest, reply: FastifyReply) => boolean;
 
+/**
+ * An {@link UndecodableUrlRoute} for `prefix{id}[/…]` with a plain id: the reply is hijacked and
+ * `handle` answers on the raw exchange.
+ *
+ * @example
+ *   ctx.undecodableUrlRoutes.push(undecodableParamRoute('/v1/mock/', (request, id) => respond({ … })));
+ */
+export function undecodableParamRoute(prefix: string, handle: (request: FastifyRequest, id: string, res: ServerResponse) => void): UndecodableUrlRoute {
+  return (request, reply) => {
+    const url = request.raw.url!;
+    const end = plainIdEnd(url, prefix);
+    if (end === -1) return false;
+    reply.hijack();
+    handle(request, url.slice(prefix.length, end), reply.raw);
+    return true;
+  };
+}
+
 export interface ParamRouteOptions {
   /** The Fastify route it stands in for, `/prefix/:param`; `/prefix/:param/*` is served too. */
   route: string;

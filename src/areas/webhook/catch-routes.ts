@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { paramRoute, plainIdEnd } from '../../http/fast-path.js';
+import { paramRoute, undecodableParamRoute } from '../../http/fast-path.js';
 import { sendRawError, sendRawJsonText } from '../../http/raw-response.js';
 import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
@@ -142,14 +142,8 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
       handle: ({ req, res, id, requestId, log }) => respond({ req, res, binId: id, requestId, log, sourceIp: req.socket.remoteAddress ?? '' }),
     }));
   }
-  ctx.undecodableUrlRoutes.push((request, reply) => {
-    const url = request.raw.url!;
-    const end = plainIdEnd(url, '/v1/catch/');
-    if (end === -1) return false;
-    reply.hijack();
-    respond({ req: request.raw, res: reply.raw, binId: url.slice('/v1/catch/'.length, end), requestId: request.id, log: request.log, sourceIp: clientAddress(request) });
-    return true;
-  });
+  ctx.undecodableUrlRoutes.push(undecodableParamRoute('/v1/catch/', (request, binId, res) =>
+    respond({ req: request.raw, res, binId, requestId: request.id, log: request.log, sourceIp: clientAddress(request) })));
   function capture(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
     const { bin_id: binId } = request.params as { bin_id: string };

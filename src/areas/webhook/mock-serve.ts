@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { paramRoute, plainIdEnd } from '../../http/fast-path.js';
+import { paramRoute, undecodableParamRoute } from '../../http/fast-path.js';
 import { readBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { announcesBody } from './catch-capture.js';
@@ -62,14 +62,8 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
     accepts: (req) => !announcesBody(req.headers),
     handle: ({ req, res, id, requestId, log }) => respond({ req, res, mockId: id, requestId, log }),
   }));
-  ctx.undecodableUrlRoutes.push((request, reply) => {
-    const url = request.raw.url!;
-    const end = plainIdEnd(url, '/v1/mock/');
-    if (end === -1) return false;
-    reply.hijack();
-    respond({ req: request.raw, res: reply.raw, mockId: url.slice('/v1/mock/'.length, end), requestId: request.id, log: request.log });
-    return true;
-  });
+  ctx.undecodableUrlRoutes.push(undecodableParamRoute('/v1/mock/', (request, mockId, res) =>
+    respond({ req: request.raw, res, mockId, requestId: request.id, log: request.log })));
   function serve(request: FastifyRequest, reply: FastifyReply) {
     reply.hijack();
     respond({ req: request.raw, res: reply.raw, mockId: (request.params as { mock_id: string }).mock_id, requestId: request.id, log: request.log });
@@ -85,6 +79,7 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
         type: 'string',
         examples: ['{"status":"paid"}'],
       },
+      204: { description: "A browser's CORS preflight, answered for the mock (see above); also a mock configured with status 204.", type: 'null' },
       ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'storage_unavailable'),
     },
   };
