@@ -108,6 +108,27 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal(res.json().schema_path, 'https://example.com/address.json#/properties/zip/type');
   });
 
+  it('drafts 4-7: a root $ref reaches the definitions beside it (generated schemas), and its other siblings stay ignored', async () => {
+    for (const [draft, dialect] of [['4', 'http://json-schema.org/draft-04/schema#'], ['6', 'http://json-schema.org/draft-06/schema#'], ['7', 'http://json-schema.org/draft-07/schema#']]) {
+      const schema = { $schema: dialect, $ref: '#/definitions/Foo', type: 'array', definitions: { Foo: { type: 'string' } } };
+      const bad = await check({ data: 1, schema });
+      assert.equal(bad.statusCode, 200, `draft ${draft}: ${bad.body}`);
+      assert.deepEqual(bad.json(), {
+        valid: false,
+        error: 'value must be string',
+        path: [],
+        schema_path: '#/definitions/Foo/type',
+        errors: [{ error: 'value must be string', path: [], schema_path: '#/definitions/Foo/type' }],
+      });
+      // "type": "array" beside $ref is ignored by these drafts: a string is valid.
+      assert.deepEqual((await check({ data: 'x', schema })).json(), { valid: true, errors: [] }, `draft ${draft}`);
+      // Selected by `draft`, and nested below the root, the same.
+      const nested = { properties: { a: { $ref: '#/properties/a/definitions/N', definitions: { N: { minimum: 5 } } } } };
+      assert.equal((await check({ draft, data: { a: 1 }, schema: nested })).json().schema_path, '#/properties/a/definitions/N/minimum', `draft ${draft}`);
+      assert.equal((await check({ draft, data: { a: 6 }, schema: nested })).json().valid, true, `draft ${draft}`);
+    }
+  });
+
   it('draft "5" is a 422 listing the drafts', async () => {
     const res = await check({ data: 1, schema: {}, draft: '5' });
     assert.equal(res.statusCode, 422);

@@ -97,13 +97,27 @@ function prepareNode(node: unknown, outer: Scope): unknown {
     else if (MAP.has(key)) out = prepareMap(value, scope);
     entries.push([key, out]);
   }
-  return Object.fromEntries(entries);
+  return hidesId && Object.hasOwn(node, 'definitions') ? refBesideDefinitions(Object.fromEntries(entries)) : Object.fromEntries(entries);
+}
+
+/**
+ * Drafts 4-7 ignore every keyword beside `$ref` when validating, yet `#/definitions/…` pointers
+ * still reach into a `definitions` beside it: the usual shape of generated schemas
+ * (`{"$ref": "#/definitions/Foo", "definitions": {…}}`). The validator hides that `definitions`
+ * together with the other siblings, so keep it in a node that is not itself a reference and apply
+ * the `$ref` through `allOf`; the other siblings are dropped, as those drafts ignore them.
+ */
+function refBesideDefinitions(node: Obj): Obj {
+  const out: Obj = { allOf: [{ $ref: node.$ref }], definitions: node.definitions };
+  if (Object.hasOwn(node, '$schema')) out.$schema = node.$schema;
+  return out;
 }
 
 /**
  * A copy of a schema ready for the validator: `file:` URIs moved to a stand-in host (the
  * validator refuses to register them), and for drafts 4-7 the `$ref` rules of those drafts
- * applied (an `$id` beside `$ref` is ignored; pointers into embedded resources retargeted).
+ * applied (an `$id` beside `$ref` is ignored; pointers into embedded resources retargeted; a
+ * `definitions` beside `$ref` stays reachable).
  * Never mutates its input; keys such as `__proto__` are copied as data.
  *
  * @example
