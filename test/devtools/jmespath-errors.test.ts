@@ -240,4 +240,69 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     const small = await transform({ data: { a: [1, 'b'] }, expression: "join('-', a[].to_string(@))" });
     assert.equal(small.json().result, '1-b');
   });
+
+  const resultOf = async (data: unknown, expression: string) => {
+    const res = await transform({ data, expression });
+    assert.equal(res.statusCode, 200, `${expression}: ${res.body}`);
+    return res.json().result;
+  };
+
+  it('string functions count code points, as length does: astral characters are never cut in half', async () => {
+    const s = '\u{1F600}ab';
+    assert.equal(await resultOf(s, "find_first(@, 'b')"), 2);
+    assert.equal(await resultOf('\u{1F600}a\u{1F600}a', "find_last(@, 'a')"), 3);
+    assert.equal(await resultOf('\u{1F600}a\u{1F600}a', "find_first(@, 'a', `2`)"), 3);
+    assert.equal(await resultOf('\u{1F600}\u{1F600}', "pad_right(@, `3`, '-')"), '\u{1F600}\u{1F600}-');
+    assert.equal(await resultOf('ab', "pad_left(@, `4`, '\u{1F600}')"), '\u{1F600}\u{1F600}ab');
+    assert.deepEqual(await resultOf(s, "split(@, '')"), ['\u{1F600}', 'a', 'b']);
+    assert.deepEqual(await resultOf(s, "split(@, '', `1`)"), ['\u{1F600}', 'ab']);
+    assert.equal(await resultOf('\u{1F600}a\u{1F600}', "trim(@, '\u{1F601}')"), '\u{1F600}a\u{1F600}');
+    assert.equal(await resultOf('\u{1F600}a\u{1F600}', "trim(@, '\u{1F600}')"), 'a');
+    assert.equal(await resultOf('\u{1F600}a\u{1F600}', "trim_left(@, '\u{1F600}')"), 'a\u{1F600}');
+    assert.equal(await resultOf('a\u{1F600}', "replace(@, '', '-')"), '-a-\u{1F600}-');
+    assert.equal(await resultOf('a\u{1F600}', "replace(@, '', '-', `1`)"), '-a\u{1F600}');
+    // Non-overlapping, left to right, as Python's str.replace with a count.
+    assert.equal(await resultOf('abab', "replace(@, 'a', 'ba', `2`)"), 'babbab');
+    assert.equal(await resultOf(s, 'length(@)'), 3);
+  });
+
+  it('group_by leaves out elements whose key is null; another non-string key is invalid_type', async () => {
+    const data = { array: [{ name: 'one' }, { name: 'two' }, { b: false }, { name: 'one', x: 1 }] };
+    assert.deepEqual(await resultOf(data, 'group_by(array, &name)'), { one: [{ name: 'one' }, { name: 'one', x: 1 }], two: [{ name: 'two' }] });
+    const res = await transform({ data: { array: [{ name: 'one' }, { name: 5 }] }, expression: 'group_by(array, &name)' });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().error_type, 'invalid_type');
+    assert.match(res.json().error, /expected one of \(string\), received number/);
+  });
+
+  it('% by zero and arithmetic overflow are errors, as / by zero is (JEP 16), not null', async () => {
+    for (const [expression, text] of [['`10` % `0`', /divide by zero/], ['`1e308` * `10`', /overflow/], ['`-1e308` - `1e308`', /overflow/], ['`10` / `0`', /divide by zero/]] as const) {
+      const res = await transform({ data: null, expression });
+      assert.equal(res.statusCode, 400, expression);
+      assert.equal(res.json().code, 'invalid_expression', expression);
+      assert.match(res.json().error, text, expression);
+    }
+    assert.equal(await resultOf(null, '`7` % `3`'), 1);
+  });
+
+  it('a doubled minus is two minus signs (JEP 16 grammar): --a, a--b, --`1`', async () => {
+    assert.equal(await resultOf({ a: 2 }, '--a'), 2);
+    assert.equal(await resultOf({ a: 2, b: 3 }, 'a--b'), 5);
+    assert.equal(await resultOf({ a: 2, b: 3 }, 'a - -b'), 5);
+    assert.equal(await resultOf(null, '--`1`'), 1);
+    // Inside quotes nothing changes.
+    assert.equal(await resultOf({ 'a--b': 7 }, '"a--b"'), 7);
+    assert.equal(await resultOf(null, "'--'"), '--');
+  });
+
+  it('to_number reads only strings in the JSON number grammar, else null', async () => {
+    assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], '[*].to_number(@)'), [12, -1500, 0]);
+    assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], 'map(&to_number(@), @)'), [12, -1500, 0, null, null, null, null, null, null, null, null]);
+  });
+
+  it('error positions count code points', async () => {
+    const res = await transform({ data: null, expression: "'\u{1F600}\u{1F600}' | [" });
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.json().position, 8);
+  });
 });

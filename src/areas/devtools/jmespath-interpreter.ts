@@ -1,15 +1,15 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { compareCodePoints } from './code-points.js';
 import { guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
+import { CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Node = { type: string; name?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
+type Node = { type: string; name?: string; operator?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
 interface Runtime {
   _interpreter: { visit(node: unknown, value: unknown): unknown };
   TYPE_NAME_TABLE: Record<number, string>;
   getTypeName(value: unknown): number | undefined;
   _functionTable: Record<string, { _func: (this: Runtime, args: unknown[]) => unknown; _signature: unknown[] }>;
-  createKeyFunction(node: unknown, types: number[]): (x: unknown) => unknown;
 }
 interface Scope {
   inner?: Scope;
@@ -63,12 +63,16 @@ const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown
     for (const obj of args as Array<Record<string, unknown>>) for (const key of Object.keys(obj)) setOwn(merged, key, obj[key]);
     return merged;
   },
+  // Elements whose key is null are left out (community specification: "objects for which applying
+  // the expression evaluates to null" are discarded); any other non-string key is a type error.
   group_by(args) {
     const [list, expref] = args as [unknown[], unknown];
-    const keyOf = this.createKeyFunction(expref, [TYPE_STRING]);
+    const interpreter = this._interpreter;
     const groups: Record<string, unknown[]> = {};
     for (const item of list) {
-      const key = keyOf(item ?? {}) as string;
+      const key = interpreter.visit(expref, item ?? {});
+      if (key === null) continue;
+      if (typeof key !== 'string') throw new Error(`Invalid type: expected one of (string), received ${this.TYPE_NAME_TABLE[this.getTypeName(key)!]}`);
       if (Object.hasOwn(groups, key)) groups[key]!.push(item);
       else setOwn(groups, key, [item]);
     }
@@ -127,7 +131,7 @@ export class SafeInterpreter extends BaseClass {
   constructor() {
     super();
     const table = this.runtime._functionTable;
-    for (const [name, fn] of Object.entries(SAFE_FUNCTIONS)) table[name] = { ...table[name]!, _func: fn };
+    for (const [name, fn] of Object.entries({ ...SAFE_FUNCTIONS, ...CODE_POINT_FUNCTIONS })) table[name] = { ...table[name]!, _func: fn };
     for (const name of ['pad_left', 'pad_right']) table[name] = { ...table[name]!, _func: boundPad(table[name]!._func) };
     guardStringFunctions(table);
   }
@@ -176,6 +180,14 @@ export class SafeInterpreter extends BaseClass {
         const flat = super.visit(node, value);
         if (Array.isArray(flat)) spend(this.budget, flat.length);
         return flat;
+      }
+      case 'Arithmetic': {
+        // JEP 16: dividing by zero and overflow are errors (`%` by zero and `1e308 * 10` gave null).
+        const result = super.visit(node, value);
+        if (typeof result === 'number' && !Number.isFinite(result)) {
+          throw new Error(node.operator === 'Modulo' && Number.isNaN(result) ? 'not-a-number: divide by zero' : 'not-a-number: overflow');
+        }
+        return result;
       }
       default:
         return super.visit(node, value);

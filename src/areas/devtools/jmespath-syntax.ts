@@ -47,6 +47,29 @@ export function scanExpression(expression: string): Array<{ start: number; end: 
 }
 
 /**
+ * Spell as U+2212 every `-` that another `-` follows, outside quotes: the library's lexer reads
+ * `-` followed by `-` as the start of a number and fails (`--a`, `a--b`), while JEP 16's grammar
+ * makes it a minus sign applied to what follows. U+2212 is the lexer's other minus token, one
+ * UTF-16 unit long, so every offset stays where it was.
+ *
+ * @example
+ *   separateMinusSigns('a--b') // → 'a\u2212-b'
+ */
+export function separateMinusSigns(expression: string): string {
+  if (!expression.includes('--')) return expression;
+  let out = '';
+  for (let i = 0; i < expression.length; i++) {
+    const c = expression[i]!;
+    if (QUOTES[c] !== undefined) {
+      const j = Math.min(closingQuote(expression, i), expression.length - 1);
+      out += expression.slice(i, j + 1);
+      i = j;
+    } else out += c === '-' && expression[i + 1] === '-' ? '\u2212' : c;
+  }
+  return out;
+}
+
+/**
  * Where the calls of function `name` start in the expression (their names, outside quotes).
  *
  * @example

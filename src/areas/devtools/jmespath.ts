@@ -4,7 +4,7 @@ import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
-import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression } from './jmespath-syntax.js';
+import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression, separateMinusSigns } from './jmespath-syntax.js';
 
 export type JmespathErrorType =
   | 'syntax'
@@ -45,8 +45,10 @@ const PLAIN_MESSAGES: Record<string, string> = {
   'not-a-number': 'Invalid type: an arithmetic operand is not a number',
 };
 
-function invalidExpression(expression: string, errorType: JmespathErrorType, text: string, position?: number): DevutilError {
+function invalidExpression(expression: string, errorType: JmespathErrorType, text: string, unitOffset?: number): DevutilError {
   const message = (PLAIN_MESSAGES[text] ?? text).replace(/\.$/, '');
+  // Offsets are found in UTF-16 units; the response counts characters (code points), as everywhere else.
+  const position = unitOffset === undefined ? undefined : Array.from(expression.slice(0, unitOffset)).length;
   const error = position === undefined ? message : `${message} (at position ${position})`;
   return new DevutilError('invalid_expression', `Invalid JMESPath expression: ${error}.`, {
     extra: { error, error_type: errorType, expression, ...(position === undefined ? {} : { position }) },
@@ -89,7 +91,7 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
   const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
   let ast: Ast;
   try {
-    const source = rewriteRawStrings(expression, scanExpression(expression));
+    const source = rewriteRawStrings(separateMinusSigns(expression), scanExpression(expression));
     ast = compile(source, libOptions) as Ast;
     checkFunctionNames(ast, expression);
   } catch (err) {
