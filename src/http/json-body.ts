@@ -1,34 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
 import { DevutilError } from '../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
 import { readBody } from './request-body.js';
 
 /** JSON request bodies up to 2 MiB (CONTRACT §0). */
 export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
-/** Deeper JSON is refused with 422 before it is parsed. */
-export const MAX_JSON_DEPTH = 1000;
-
-/**
- * Deepest nesting of arrays/objects in JSON text, scanning outside strings only. Stops early
- * once `limit` is passed, so hostile input costs one linear pass at most.
- */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > max) max = depth;
-      if (max > limit) return max;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return max;
-}
 
 // JSON.parse reads a number literal beyond ±1.8e308 as ±Infinity, which JSON cannot carry back
 // (it would go out as `null`). Such a literal has an exponent of three digits or more, or (JSON has

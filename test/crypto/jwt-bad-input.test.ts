@@ -42,6 +42,8 @@ describe('JWT bad input', () => {
     ['a claims segment of length 1 mod 4', `${b64url({ alg: 'HS256' })}.e30ae.c2ln`, /payload is not base64url/],
     ['bad header and signature (the header is named)', `eyJhbGciOiJIUzI1NiJ9!.${b64url({ sub: 'x' })}.c2l+`, /header is not base64url/],
     ['an empty header', `.${b64url({ sub: 'x' })}.c2ln`, /header is not JSON/],
+    ['a header nested 5000 levels deep', `${b64url(`{"alg":"HS256","x":${'['.repeat(5000)}${']'.repeat(5000)}}`)}.${b64url({ sub: 'x' })}.c2ln`, /header nests deeper than 1000 levels/],
+    ['a payload nested 5000 levels deep', `${b64url({ alg: 'HS256' })}.${b64url(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)}.c2ln`, /payload nests deeper than 1000 levels/],
   ];
   for (const [what, token, message] of MALFORMED) {
     it(`jwt-decode refuses ${what} with 422`, async () => {
@@ -69,6 +71,41 @@ describe('JWT bad input', () => {
     const body = await verifyWithSecret(token);
     assert.deepEqual({ valid: body.valid, reason: body.reason }, { valid: false, reason: 'malformed' });
     assert.match(body.error, /signature is valid but the payload is JSON but not an object/);
+  });
+
+  it('jwt-verify calls a correctly signed token whose payload nests 5000 levels deep malformed (never a 5xx)', async () => {
+    const input = `${b64url({ alg: 'HS256' })}.${b64url(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)}`;
+    const token = `${input}.${createHmac('sha256', SECRET).update(input).digest('base64url')}`;
+    const body = await verifyWithSecret(token);
+    assert.deepEqual({ valid: body.valid, reason: body.reason }, { valid: false, reason: 'malformed' });
+    assert.match(body.error, /payload nests deeper than 1000 levels/);
+  });
+
+  it('a JWK given as JSON text nested 6000 levels deep is a 422 on public_key, not a 5xx', async () => {
+    const public_key = `{"kty":"RSA","x":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+    const res = await post('jwt-verify', { token: `${b64url({ alg: 'RS256' })}.e30.AAAA`, public_key });
+    assertFieldError(res, 'public_key');
+  });
+
+  it('an RSA-PSS key restricted to a hash or a salt length signs only the PS algorithm it allows; other uses are a 422 / algorithm_not_allowed', async () => {
+    const restricted = generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: 32 });
+    const privatePem = String(restricted.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const publicPem = String(restricted.publicKey.export({ type: 'spki', format: 'pem' }));
+    const ok = await post('jwt-generate', { payload: { sub: 'u' }, algorithm: 'PS256', private_key: privatePem });
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal((await post('jwt-verify', { token: ok.json().token, public_key: publicPem })).json().valid, true);
+    for (const algorithm of ['PS384', 'PS512']) {
+      const res = await post('jwt-generate', { payload: {}, algorithm, private_key: privatePem });
+      assertFieldError(res, 'private_key', /restricted to SHA256/);
+    }
+    // A PS512 token from an unrestricted key, checked against the restricted public key.
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ps512 = (await post('jwt-generate', { payload: {}, algorithm: 'PS512', private_key: String(other.privateKey.export({ type: 'pkcs8', format: 'pem' })) })).json().token;
+    const verdict = (await post('jwt-verify', { token: ps512, public_key: publicPem })).json();
+    assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' });
+    const salty = generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: 64 });
+    const res = await post('jwt-generate', { payload: {}, algorithm: 'PS256', private_key: String(salty.privateKey.export({ type: 'pkcs8', format: 'pem' })) });
+    assertFieldError(res, 'private_key', /32-byte salt.*at least 64 bytes/);
   });
 
   it('never accepts alg "none", signed or not, whatever the case', async () => {

@@ -100,5 +100,23 @@ export function keyMismatch(alg: JwtAlgorithmName, key: JwtKey): string | undefi
   if (row.maxModulusBits && bits !== undefined && bits > row.maxModulusBits) {
     return `${alg} takes RSA keys of at most ${row.maxModulusBits} bits, not ${bits}`;
   }
+  return pssRestriction(alg, row, key);
+}
+
+/**
+ * An RSA-PSS key may be restricted to one hash, one MGF1 hash and a minimum salt length
+ * (RFC 4055 §3.1); OpenSSL then refuses any other use ("digest not allowed"). A JWS PS* signature
+ * uses the algorithm's hash for both and a salt as long as that hash's output (RFC 7518 §3.5).
+ */
+function pssRestriction(alg: JwtAlgorithmName, row: JwtAlgorithm, key: JwtKey): string | undefined {
+  if (row.family !== 'rsa-pss' || key.type === 'secret' || key.asymmetricKeyType !== 'rsa-pss') return undefined;
+  const details = key.asymmetricKeyDetails ?? {};
+  const saltBytes = Number(row.hash?.slice(3)) / 8;
+  for (const used of [details.hashAlgorithm, details.mgf1HashAlgorithm]) {
+    if (used !== undefined && used !== row.hash) return `${alg} hashes with ${row.hash!.toUpperCase()}, and this RSA-PSS key is restricted to ${used.toUpperCase()}`;
+  }
+  if (details.saltLength !== undefined && details.saltLength > saltBytes) {
+    return `${alg} uses a ${saltBytes}-byte salt, and this RSA-PSS key requires at least ${details.saltLength} bytes`;
+  }
   return undefined;
 }

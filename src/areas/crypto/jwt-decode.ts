@@ -1,3 +1,5 @@
+import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+
 /** A token that cannot be read as a JWT; the message says which part failed. */
 export class JwtMalformedError extends Error {
   constructor(message: string) {
@@ -39,6 +41,8 @@ function segmentText(segment: string): string {
 }
 
 function parseObject(text: string, name: string): Record<string, unknown> {
+  // Deeper JSON could not be answered (serialising it would run out of stack), as in a request body.
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) throw new JwtMalformedError(`the ${name} nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);

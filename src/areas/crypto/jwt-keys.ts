@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { createTtlCache } from '../../ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 import { HmacSecret } from './jwt-algorithms.js';
@@ -38,6 +39,8 @@ export function importHmacSecret(secret: string, encoding: ByteEncoding | undefi
  */
 function wireKeyOf(key: WireKey): WireKey {
   if (typeof key !== 'string' || !/^\s*\{/.test(key)) return key;
+  // No JWK nests deeply; deeper text stays text (and is refused as a key), never a value too deep to handle.
+  if (key.length > MAX_JSON_DEPTH && jsonDepth(key) > MAX_JSON_DEPTH) return key;
   try {
     const parsed: unknown = JSON.parse(key);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : key;
