@@ -6,7 +6,7 @@ import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord } from '../storage/types.js';
 import { creditPeriodAt } from './credit-period.js';
 import { findActiveKey, type DigestMemo } from './keys.js';
-import { costOf, type Area, type Plan } from './plans.js';
+import { costOf, findPlan, type Area, type Plan } from './plans.js';
 
 /**
  * Every route declares `config.area`: `public` (no key), `admin` (X-Admin-Token), `account`
@@ -107,13 +107,13 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
       found = andThen(findActiveKey(store.keys, marketKey, digestMemo(request.socket)), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
     } else {
       if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
-        return { key: null, plan: config.plans.plans[config.plans.defaultPlan] };
+        return { key: null, plan: findPlan(config.plans, config.plans.defaultPlan)! };
       }
       throw new DevutilError('missing_api_key');
     }
     return andThen(found, (key) => {
       if (!key) throw new DevutilError('invalid_api_key');
-      const plan = config.plans.plans[key.plan];
+      const plan = findPlan(config.plans, key.plan);
       if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
       return { key, plan };
     });

@@ -31,6 +31,21 @@ export const BUILT_IN_PLANS: PlanCatalog = {
   },
 };
 
+/**
+ * The plan named `name`, or undefined. Only the catalogue's own entries count: a name such as
+ * `constructor` or `__proto__` is no plan (it would otherwise find Object.prototype's members).
+ *
+ * @example
+ *   findPlan(BUILT_IN_PLANS, 'pro')?.rateLimitPerMinute // 600
+ *   findPlan(BUILT_IN_PLANS, 'constructor') // undefined
+ */
+export function findPlan(catalog: PlanCatalog, name: string): Plan | undefined {
+  return Object.hasOwn(catalog.plans, name) ? catalog.plans[name] : undefined;
+}
+
+/** Members a plan in `PLANS_FILE` may have; any other is a mistake (a typo would otherwise mean "unlimited"). */
+const PLAN_MEMBERS = ['areas', 'monthly_credits', 'rate_limit_per_minute', 'area_costs'];
+
 /** Credits one successful call in `area` costs on `plan`. */
 export function costOf(plan: Plan, area: Area): number {
   return plan.areaCosts[area] ?? DEFAULT_AREA_COSTS[area];
@@ -56,14 +71,19 @@ function limitOf(value: unknown, where: string): number | null {
 export function parsePlans(doc: unknown): PlanCatalog {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new TypeError('must be a JSON object');
   const input = doc as Record<string, unknown>;
-  const plans: Record<string, Plan> = { ...BUILT_IN_PLANS.plans };
+  const unknownTop = Object.keys(input).filter((member) => member !== 'plans' && member !== 'default_plan');
+  if (unknownTop.length > 0) throw new TypeError(`unknown member ${unknownTop.map((m) => JSON.stringify(m)).join(', ')} (known: default_plan, plans)`);
+  // No prototype: a plan may be named `constructor` or `__proto__` like any other name.
+  const plans: Record<string, Plan> = Object.assign(Object.create(null) as Record<string, Plan>, BUILT_IN_PLANS.plans);
   if (input.plans !== undefined) {
     if (typeof input.plans !== 'object' || input.plans === null || Array.isArray(input.plans)) {
       throw new TypeError('"plans" must be an object');
     }
     for (const [name, raw] of Object.entries(input.plans as Record<string, unknown>)) {
-      if (typeof raw !== 'object' || raw === null) throw new TypeError(`plan "${name}" must be an object`);
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new TypeError(`plan "${name}" must be an object`);
       const p = raw as Record<string, unknown>;
+      const unknown = Object.keys(p).filter((member) => !PLAN_MEMBERS.includes(member));
+      if (unknown.length > 0) throw new TypeError(`plan "${name}": unknown member ${unknown.map((m) => JSON.stringify(m)).join(', ')} (known: ${PLAN_MEMBERS.join(', ')})`);
       const areas = p.areas ?? [...AREA_NAMES];
       if (!Array.isArray(areas)) throw new TypeError(`plan "${name}": "areas" must be an array`);
       for (const a of areas) {
@@ -88,7 +108,7 @@ export function parsePlans(doc: unknown): PlanCatalog {
     }
   }
   const defaultPlan = input.default_plan ?? BUILT_IN_PLANS.defaultPlan;
-  if (typeof defaultPlan !== 'string' || !plans[defaultPlan]) {
+  if (typeof defaultPlan !== 'string' || !Object.hasOwn(plans, defaultPlan)) {
     throw new TypeError(`"default_plan" names no known plan: ${JSON.stringify(defaultPlan)}`);
   }
   return { defaultPlan, plans };

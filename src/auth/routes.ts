@@ -5,6 +5,7 @@ import { deletedSchema, errorResponses, timestampSchema } from '../http/schemas.
 import { issueKey, keyToWire, rotateKey } from './keys.js';
 import { andThen } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
+import { findPlan } from './plans.js';
 
 const keySchema = {
   type: 'object',
@@ -117,7 +118,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
   }, async (request, reply) => {
     const body = request.body as { name: string; plan?: string; marketplace_host?: string };
     const plan = body.plan ?? config.plans.defaultPlan;
-    if (!config.plans.plans[plan]) throw invalidField('plan', `must be one of ${Object.keys(config.plans.plans).join(', ')}`);
+    if (!findPlan(config.plans, plan)) throw invalidField('plan', `must be one of ${Object.keys(config.plans.plans).join(', ')}`);
     const { record, secret } = await issueKey(store.keys, { name: body.name, plan, marketplaceHost: body.marketplace_host }, now());
     return reply.status(201).send({ key: keyToWire(record), api_key: secret });
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env -S node --min-semi-space-size=16
 import { parseArgs } from 'node:util';
 import { issueKey, keyToWire, rotateKey } from '../auth/keys.js';
+import { findPlan } from '../auth/plans.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { ListenError, startServer } from '../server.js';
 import { createStore } from '../storage/index.js';
@@ -27,7 +28,7 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   try {
     if (action === 'create') {
       const plan = values.plan ?? config.plans.defaultPlan;
-      if (!config.plans.plans[plan]) throw new UsageError(`unknown plan "${plan}" (known: ${Object.keys(config.plans.plans).join(', ')})`);
+      if (!findPlan(config.plans, plan)) throw new UsageError(`unknown plan "${plan}" (known: ${Object.keys(config.plans.plans).join(', ')})`);
       const { record, secret } = await issueKey(store.keys, { plan, name: values.name, marketplaceHost: values['marketplace-host'] });
       process.stdout.write(`API key: ${secret}\nkey_id: ${record.id}\nplan: ${record.plan}\n`);
     } else if (action === 'list') {

@@ -88,7 +88,9 @@ describe('JWT bad input', () => {
   });
 
   it('an RSA-PSS key restricted to a hash or a salt length signs only the PS algorithm it allows; other uses are a 422 / algorithm_not_allowed', async () => {
-    const restricted = generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: 32 });
+    // @types/node types saltLength as a string; node:crypto wants the number of bytes.
+    const pss = (saltLength: number) => generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: saltLength as unknown as string });
+    const restricted = pss(32);
     const privatePem = String(restricted.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const publicPem = String(restricted.publicKey.export({ type: 'spki', format: 'pem' }));
     const ok = await post('jwt-generate', { payload: { sub: 'u' }, algorithm: 'PS256', private_key: privatePem });
@@ -103,7 +105,7 @@ describe('JWT bad input', () => {
     const ps512 = (await post('jwt-generate', { payload: {}, algorithm: 'PS512', private_key: String(other.privateKey.export({ type: 'pkcs8', format: 'pem' })) })).json().token;
     const verdict = (await post('jwt-verify', { token: ps512, public_key: publicPem })).json();
     assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' });
-    const salty = generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: 64 });
+    const salty = pss(64);
     const res = await post('jwt-generate', { payload: {}, algorithm: 'PS256', private_key: String(salty.privateKey.export({ type: 'pkcs8', format: 'pem' })) });
     assertFieldError(res, 'private_key', /32-byte salt.*at least 64 bytes/);
   });

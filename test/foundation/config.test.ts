@@ -91,6 +91,21 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":{"monthly_credits":-5}}}') }), /monthly_credits/);
   });
 
+  it('PLANS_FILE with an unknown member (a typo) is refused, naming it, instead of meaning "unlimited"', () => {
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"typo":{"monthly_credit":5,"rate_limit_per_minut":3}}}') }), /PLANS_FILE is invalid: plan "typo": unknown member "monthly_credit", "rate_limit_per_minut"/);
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"defaultPlan":"pro"}') }), /PLANS_FILE is invalid: unknown member "defaultPlan"/);
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":[]}}') }), /plan "x" must be an object/);
+  });
+
+  it('PLANS_FILE: names of Object.prototype members are no plan unless the file defines them', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      assert.throws(() => loadConfig({ PLANS_FILE: file(JSON.stringify({ default_plan: name })) }), /default_plan/, name);
+    }
+    const c = loadConfig({ PLANS_FILE: file('{"default_plan":"constructor","plans":{"constructor":{"monthly_credits":7,"rate_limit_per_minute":null}}}') });
+    assert.equal(c.plans.defaultPlan, 'constructor');
+    assert.equal(c.plans.plans.constructor.monthlyCredits, 7);
+  });
+
   it('PLANS_FILE adds and replaces plans over the built-in ones', () => {
     const c = loadConfig({ PLANS_FILE: file(JSON.stringify({ default_plan: 'team', plans: { team: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: 5, area_costs: { webhook: 1 } }, free: { monthly_credits: 5 } } })) });
     assert.equal(c.plans.defaultPlan, 'team');

@@ -42,6 +42,14 @@ describe('API keys', () => {
     assert.equal(res.json().code, 'missing_api_key');
   });
 
+  it('the admin API refuses plan names that are Object.prototype members (a key on one answered 500 everywhere)', async () => {
+    for (const plan of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { plan } });
+      assert.equal(res.statusCode, 422, `${plan}: ${res.body}`);
+      assert.equal(res.json().errors[0].path, 'plan');
+    }
+  });
+
   it('the admin API creates, lists (without secrets), revokes and rotates keys', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { name: 'ci', plan: 'pro' } });
     assert.equal(created.statusCode, 201);
