@@ -151,12 +151,14 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
     const keyId = principal.key!.id;
     return andThen(store.usage.reserveCredits(keyId, period.id, cost, limit), ({ ok, used }) => {
       if (!ok) {
-        throw new DevutilError('credits_exhausted', `No credits left this month; they reset at ${period.endIso}.`, {
+        const left = Math.max(0, (limit ?? 0) - used);
+        const why = left === 0 ? 'No credits left this month' : `This call costs ${cost} credits and ${left} ${left === 1 ? 'is' : 'are'} left this month`;
+        throw new DevutilError('credits_exhausted', `${why}; they reset at ${period.endIso}.`, {
           headers: {
             ...rateHeaders,
             'retry-after': String(Math.ceil((period.end - t) / 1000)),
             'x-credits-limit': String(limit),
-            'x-credits-remaining': String(Math.max(0, (limit ?? 0) - used)),
+            'x-credits-remaining': String(left),
           },
         });
       }

@@ -19,6 +19,9 @@ function hintOf(secret: string): string {
   return secret.slice(0, 7) + '…';
 }
 
+/** A host name (labels of letters, digits and inner hyphens) with an optional port, as `X-Marketplace-Host` carries it. */
+export const MARKETPLACE_HOST_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$';
+
 export interface NewKey {
   name?: string;
   plan: string;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { DevutilError, invalidField } from '../errors.js';
 import { deletedSchema, errorResponses, timestampSchema } from '../http/schemas.js';
-import { issueKey, keyToWire, rotateKey } from './keys.js';
+import { issueKey, keyToWire, MARKETPLACE_HOST_PATTERN, rotateKey } from './keys.js';
 import { andThen } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
 import { findPlan } from './plans.js';
@@ -108,7 +108,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         properties: {
           name: { type: 'string', maxLength: 128, default: '' },
           plan: { type: 'string', maxLength: 64, description: 'Defaults to the default plan.' },
-          marketplace_host: { type: 'string', minLength: 1, maxLength: 253, description: 'Bind the key to a marketplace proxy host.' },
+          marketplace_host: { type: 'string', minLength: 1, maxLength: 253, pattern: MARKETPLACE_HOST_PATTERN, description: 'Bind the key to a marketplace proxy host: a host name, with `:port` if the proxy sends one; matched case-insensitively against `X-Marketplace-Host`.' },
         },
         additionalProperties: false,
         examples: [{ name: 'ci', plan: 'pro' }],
@@ -120,7 +120,8 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     const plan = body.plan ?? config.plans.defaultPlan;
     if (!findPlan(config.plans, plan)) throw invalidField('plan', `must be one of ${Object.keys(config.plans.plans).join(', ')}`);
     const { record, secret } = await issueKey(store.keys, { name: body.name, plan, marketplaceHost: body.marketplace_host }, now());
-    return reply.status(201).send({ key: keyToWire(record), api_key: secret });
+    // The secret is shown once: no cache along the way may keep it.
+    return reply.status(201).header('cache-control', 'no-store').send({ key: keyToWire(record), api_key: secret });
   });
 
   app.get('/v1/admin/keys', {
@@ -153,10 +154,11 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
       params: keyIdParams,
       response: { 200: keyWithSecretSchema, ...errorResponses('not_found') },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { key_id } = request.params as { key_id: string };
     const rotated = await rotateKey(store.keys, key_id);
     if (!rotated) throw new DevutilError('not_found', `No active key ${key_id}.`);
+    reply.header('cache-control', 'no-store');
     return { key: keyToWire(rotated.record), api_key: rotated.secret };
   });
 }

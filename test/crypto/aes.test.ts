@@ -185,7 +185,15 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     it('key_encoding base64 still reads 64 hex digits as base64 (48 bytes → 422)', async () => {
       const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: raw.toString('hex'), key_encoding: 'base64' });
       assert.equal(res.statusCode, 422);
-      assert.deepEqual(res.json().errors, [{ path: 'key', message: 'must be 32 bytes (AES-256), got 48' }]);
+      assert.deepEqual(res.json().errors, [{ path: 'key', message: 'must be 32 bytes (AES-256), got 48 reading it as base64' }]);
+    });
+
+    it('a 16-byte key in 32 hex digits is refused with a message that says how it was read', async () => {
+      const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: '00112233445566778899aabbccddeeff' });
+      assert.equal(res.statusCode, 422);
+      assert.deepEqual(res.json().errors, [
+        { path: 'key', message: 'must be 32 bytes (AES-256), got 24 reading it as base64 (a key is hex only when it is exactly 64 hex digits; as hex these 32 digits are 16 bytes)' },
+      ]);
     });
 
     it('63 or 65 hex digits are not hex keys: read as base64 and refused', async () => {

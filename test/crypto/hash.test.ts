@@ -44,6 +44,17 @@ describe('POST /v1/auth/hash', () => {
     assert.equal(res.json().hash, bytes.json().hash);
   });
 
+  it('hex and base64 data may carry spaces and line breaks (MIME base64, hex dumps): they are skipped', async () => {
+    const want = (await hash({ data: 'foobar' })).json().hash;
+    for (const [data, data_encoding] of [['Zm9v\nYmFy', 'base64'], ['Zm9vYmFy\r\n', 'base64'], ['66 6f 6f\t62 61 72', 'hex'], ['Zm9v YmFy', 'base64url']]) {
+      const res = await hash({ data, data_encoding });
+      assert.equal(res.statusCode, 200, `${JSON.stringify(data)}: ${res.body}`);
+      assert.equal(res.json().hash, want, JSON.stringify(data));
+    }
+    // Skipping spaces does not make bad text good: "666" is still an odd number of hex digits.
+    assert.equal((await hash({ data: '66 6', data_encoding: 'hex' })).statusCode, 422);
+  });
+
   describe('bad input', () => {
     for (const [name, body, path] of [
       ['unknown algorithm "sha3"', { data: 'x', algorithm: 'sha3' }, 'algorithm'],

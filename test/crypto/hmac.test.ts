@@ -79,6 +79,15 @@ describe('HMAC', () => {
     }
   });
 
+  it('hmac-verify: a prefix naming another algorithm is a 422 that says so (not "not valid hex")', async () => {
+    const sig = createHmac('sha512', 'k').update('x').digest('hex');
+    const res = await post('/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: `sha512=${sig}` });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().errors, [{ path: 'signature', message: 'starts with "sha512=", which names another algorithm than "sha256" (set algorithm to match)' }]);
+    const matching = await post('/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: `SHA512=${sig}`, algorithm: 'sha512' });
+    assert.equal(matching.json().valid, true);
+  });
+
   describe('hmac-verify rejects without erroring', () => {
     const sig = createHmac('sha256', 'secret').update('body').digest();
     const flipped = Buffer.from(sig);

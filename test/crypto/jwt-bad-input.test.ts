@@ -110,6 +110,56 @@ describe('JWT bad input', () => {
     assertFieldError(res, 'private_key', /32-byte salt.*at least 64 bytes/);
   });
 
+  it('jwt-generate: typ, cty and kid in header must be strings (RFC 7515 §4.1); the header is written alg first', async () => {
+    for (const [name, value] of [['typ', null], ['kid', 5], ['cty', ['a']]] as const) {
+      const res = await post('jwt-generate', { payload: {}, secret: SECRET, header: { [name]: value } });
+      assertFieldError(res, `header.${name}`, /must be a string/);
+    }
+    const res = await post('jwt-generate', { payload: {}, secret: SECRET, header: { kid: 'k1' } });
+    const token = res.json().token as string;
+    assert.equal(Buffer.from(token.split('.')[0]!, 'base64url').toString(), '{"alg":"HS256","typ":"JWT","kid":"k1"}');
+  });
+
+  it('a private EC or OKP JWK whose d does not belong to its x/y is a 422 (its tokens would never verify)', async () => {
+    const a = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+    const b = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+    const zero = Buffer.alloc(32).toString('base64url');
+    const order = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex').toString('base64url');
+    for (const d of [b.d, zero, order]) {
+      const res = await post('jwt-generate', { payload: {}, algorithm: 'ES256', private_key: { ...a, d } });
+      assertFieldError(res, 'private_key', /does not belong to its private part/);
+    }
+    const e1 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    const e2 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, d: e2.d } }), 'private_key', /does not belong/);
+    // Consistent JWKs still sign, and the token verifies with the public part.
+    for (const [algorithm, jwk] of [['ES256', a], ['EdDSA', e1]] as const) {
+      const signed = await post('jwt-generate', { payload: { sub: 'x' }, algorithm, private_key: jwk });
+      assert.equal(signed.statusCode, 200, signed.body);
+      const { d: _d, ...publicJwk } = jwk;
+      assert.equal((await post('jwt-verify', { token: signed.json().token, public_key: publicJwk })).json().valid, true);
+    }
+  });
+
+  it('a JWK\'s alg, use and key_ops are respected: 422 on generate, algorithm_not_allowed on verify', async () => {
+    const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const priv = pair.privateKey.export({ format: 'jwk' });
+    const pub = pair.publicKey.export({ format: 'jwk' });
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, alg: 'PS256' } }), 'private_key', /JWK for alg PS256 only/);
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, use: 'enc' } }), 'private_key', /use "enc"/);
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, key_ops: ['verify'] } }), 'private_key', /key_ops \(verify\) do not include "sign"/);
+    const ok = await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, alg: 'RS256', use: 'sig', key_ops: ['sign'] } });
+    assert.equal(ok.statusCode, 200, ok.body);
+    const token = ok.json().token;
+    for (const extra of [{ alg: 'PS256' }, { use: 'enc' }, { key_ops: ['encrypt'] }]) {
+      const verdict = (await post('jwt-verify', { token, public_key: { ...pub, ...extra } })).json();
+      assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' }, JSON.stringify(extra));
+    }
+    // The same as JSON text, and a JWK that allows it.
+    assert.equal((await post('jwt-verify', { token, public_key: JSON.stringify({ ...pub, alg: 'PS256' }) })).json().reason, 'algorithm_not_allowed');
+    assert.equal((await post('jwt-verify', { token, public_key: { ...pub, alg: 'RS256', use: 'sig', key_ops: ['verify'] } })).json().valid, true);
+  });
+
   it('never accepts alg "none", signed or not, whatever the case', async () => {
     for (const alg of ['none', 'None', 'NONE']) {
       for (const signature of ['', 'c2ln']) {

@@ -71,6 +71,18 @@ describe('TOTP', () => {
     assert.deepEqual(res.json(), { valid: true, delta: 0 });
   });
 
+  it('a code as authenticator apps show it ("0708 1804", spaces around) is read without its spaces; other text is a 422', async () => {
+    const v = rfc6238.vectors.find((x) => x.code === '07081804')!;
+    for (const code of ['0708 1804', ' 07081804 ']) {
+      const res = await verify({ secret: v.secret, code, digits: 8, timestamp: v.timestamp, window: 0 });
+      assert.deepEqual(res.json(), { valid: true, delta: 0 }, code);
+    }
+    for (const code of ['07 08 1804', '0708-1804', '']) {
+      const res = await verify({ secret: v.secret, code, digits: 8, timestamp: v.timestamp, window: 0 });
+      assert.equal(res.statusCode, 422, code);
+    }
+  });
+
   it('a code whose length differs from digits is not valid (not an error)', async () => {
     const v = rfc6238.vectors[0];
     const res = await verify({ secret: v.secret, code: v.code, digits: 6, timestamp: 59, window: 0 });

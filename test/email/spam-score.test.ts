@@ -27,6 +27,23 @@ describe('POST /v1/email/form-spam-score', () => {
     assert.deepEqual(res.json(), { score: 0, is_spam: false, threshold: 50, reasons: [] });
   });
 
+  it('a blank ip field (a form posts "") is no address, not a 422', async () => {
+    const res = await score({ ...honest, ip: '' });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().score, 0);
+  });
+
+  it('a quoted value in a reason is cut at whole characters, never inside a surrogate pair', async () => {
+    const email = 'x' + '\u{1F600}'.repeat(60);
+    const res = await score({ message: 'hello there', email });
+    const reason = res.json().reasons.find((r: { rule: string }) => r.rule === 'invalid_email');
+    assert.ok(reason, res.body);
+    assert.equal(reason.detail, `"${'x' + '\u{1F600}'.repeat(60)}" is not an e-mail address`);
+    const long = 'y' + '\u{1F600}'.repeat(120);
+    const clipped = (await score({ message: 'hello there', email: long })).json().reasons.find((r: { rule: string }) => r.rule === 'invalid_email');
+    assert.equal(clipped.detail, `"${'y' + '\u{1F600}'.repeat(99)}" is not an e-mail address`);
+  });
+
   it('a message with only the required field is scored', async () => {
     const res = await score({ message: 'Could you call me back tomorrow morning?' });
     assert.deepEqual(res.json(), { score: 0, is_spam: false, threshold: 50, reasons: [] });

@@ -103,7 +103,7 @@ describe('configuration', () => {
     }
     const c = loadConfig({ PLANS_FILE: file('{"default_plan":"constructor","plans":{"constructor":{"monthly_credits":7,"rate_limit_per_minute":null}}}') });
     assert.equal(c.plans.defaultPlan, 'constructor');
-    assert.equal(c.plans.plans.constructor.monthlyCredits, 7);
+    assert.equal(c.plans.plans['constructor']!.monthlyCredits, 7);
   });
 
   it('PLANS_FILE adds and replaces plans over the built-in ones', () => {

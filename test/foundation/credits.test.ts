@@ -63,6 +63,7 @@ describe('credits', () => {
     const res = await call(secret);
     assert.equal(res.statusCode, 429);
     assert.equal(res.json().code, 'credits_exhausted');
+    assert.match(res.json().detail, /^No credits left this month; they reset at 2026-12-01T00:00:00.000Z\.$/);
     // The clock starts one minute before the reset and moves with real time.
     const retryAfter = Number(res.headers['retry-after']);
     assert.ok(retryAfter > 0 && retryAfter <= 60, `Retry-After ${retryAfter}`);
@@ -82,6 +83,13 @@ describe('credits', () => {
     const { secret } = await t.newKey('pricey');
     const res = await call(secret);
     assert.equal(res.headers['x-credits-remaining'], '3');
+    assert.equal((await call(secret)).headers['x-credits-remaining'], '1');
+    // 1 credit left, the call costs 2: refused, and the message says so rather than "no credits left".
+    const refused = await call(secret);
+    assert.equal(refused.statusCode, 429);
+    assert.equal(refused.json().code, 'credits_exhausted');
+    assert.match(refused.json().detail, /^This call costs 2 credits and 1 is left this month; they reset at /);
+    assert.equal(refused.headers['x-credits-remaining'], '1');
   });
 
   it('credits reset at the start of the next month', async () => {

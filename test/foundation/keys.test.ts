@@ -134,6 +134,24 @@ describe('API keys', () => {
     assert.ok(Math.max(a, b) / Math.min(a, b) < 2, `medians ${a} ns vs ${b} ns`);
   });
 
+  it('a marketplace_host that is no host name is a 422; host:port is one', async () => {
+    for (const marketplace_host of ['not a host/', 'a..b', '-x.example', 'x.example:port', 'https://x.example']) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { marketplace_host } });
+      assert.equal(res.statusCode, 422, marketplace_host);
+      assert.equal(res.json().errors[0].path, 'marketplace_host');
+    }
+    const ok = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { marketplace_host: 'proxy.example:8443' } });
+    assert.equal(ok.statusCode, 201);
+  });
+
+  it('responses that carry a secret are never cached (Cache-Control: no-store)', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: {} });
+    assert.equal(created.headers['cache-control'], 'no-store');
+    const rotated = await t.app.inject({ method: 'POST', url: `/v1/admin/keys/${created.json().key.key_id}/rotate`, headers: admin });
+    assert.equal(rotated.statusCode, 200);
+    assert.equal(rotated.headers['cache-control'], 'no-store');
+  });
+
   it('marketplace keys authenticate only through their bound host', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { marketplace_host: 'Devutil.Market.Example' } });
     const secret = created.json().api_key;

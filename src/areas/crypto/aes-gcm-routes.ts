@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
-import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, type KeySource, type ScryptParams } from './aes-gcm.js';
+import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, KEY_BYTES, type KeySource, type ScryptParams } from './aes-gcm.js';
 import { AES_ALGORITHM, PASSPHRASE_KDF, decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
 import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 import { postTool } from '../../http/tool-route.js';
@@ -33,7 +33,14 @@ function readKeySource(b: KeyFields, allowGenerate: boolean): KeySource {
   }
   if (b.key !== undefined) {
     const encoding = b.key_encoding ?? (HEX_KEY.test(b.key) ? 'hex' : 'base64');
-    return { kind: 'key', key: decodeBytes(b.key, encoding, 'key') };
+    const key = decodeBytes(b.key, encoding, 'key');
+    if (key.length !== KEY_BYTES) {
+      // Say how the key was read: a short hex key is otherwise read as base64 without a word.
+      const hexLike = b.key_encoding === undefined && /^(?:[0-9a-fA-F]{2})+$/.test(b.key);
+      const read = b.key_encoding ? `as ${b.key_encoding}` : hexLike ? `as base64 (a key is hex only when it is exactly 64 hex digits; as hex these ${b.key.length} digits are ${b.key.length / 2} bytes)` : 'as base64';
+      throw invalidField('key', `must be ${KEY_BYTES} bytes (AES-256), got ${key.length} reading it ${read}`);
+    }
+    return { kind: 'key', key };
   }
   if (b.passphrase !== undefined) {
     const salt = b.salt === undefined ? undefined : decodeBytes(b.salt, b.salt_encoding ?? 'base64', 'salt');

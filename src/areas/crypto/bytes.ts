@@ -15,7 +15,8 @@ const STRICT: Record<Exclude<ByteEncoding, 'utf8'>, RegExp> = {
 
 /**
  * Read a byte field in its declared encoding; invalid text is a 422 naming the field
- * (Node's decoders silently skip bad characters, so the text is checked first).
+ * (Node's decoders silently skip bad characters, so the text is checked first). Spaces, tabs and
+ * line breaks in hex and base64 text are skipped.
  *
  * @example
  *   decodeBytes('6b6579', 'hex', 'key') // <Buffer 6b 65 79>
@@ -23,8 +24,10 @@ const STRICT: Record<Exclude<ByteEncoding, 'utf8'>, RegExp> = {
 export function decodeBytes(value: string, encoding: ByteEncoding | undefined, field: string): Buffer {
   const enc = encoding ?? 'utf8';
   if (enc === 'utf8') return Buffer.from(value, 'utf8');
-  if (!STRICT[enc].test(value)) throw invalidField(field, `is not valid ${enc}`);
-  return Buffer.from(value, enc);
+  // Line breaks and spaces between characters are layout (MIME base64, copied hex dumps, a header value's trailing newline).
+  const text = /[ \t\r\n]/.test(value) ? value.replace(/[ \t\r\n]+/g, '') : value;
+  if (!STRICT[enc].test(text)) throw invalidField(field, `is not valid ${enc}`);
+  return Buffer.from(text, enc);
 }
 
 /** Fails on bytes that are not UTF-8; a leading BOM is kept as U+FEFF (by default it would be dropped, losing 3 bytes). */

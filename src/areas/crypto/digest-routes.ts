@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { invalidField } from '../../errors.js';
 import { byteEncodingSchema, decodeBytes, type ByteEncoding } from './bytes.js';
 import { computeHash, computeHmac, DIGEST_ENCODINGS, HASH_ALGORITHMS, HMAC_ALGORITHMS, verifyHmac, type DigestEncoding, type HashAlgorithm, type HmacAlgorithm } from './digest.js';
 import { postTool } from '../../http/tool-route.js';
@@ -24,7 +25,11 @@ const hashList = Object.entries(HASH_ALGORITHMS).map(([name, row]) => `\`${name}
 
 /** Read a signature in `encoding`; `sha256=...`-style prefixes (GitHub, Shopify headers) are accepted. */
 function readSignature(text: string, algorithm: HmacAlgorithm, encoding: DigestEncoding): Buffer {
-  const bare = text.startsWith(`${algorithm}=`) ? text.slice(algorithm.length + 1) : text;
+  const prefix = /^(sha\d+)=/i.exec(text)?.[1];
+  if (prefix !== undefined && prefix.toLowerCase() !== algorithm) {
+    throw invalidField('signature', `starts with "${prefix}=", which names another algorithm than "${algorithm}" (set algorithm to match)`);
+  }
+  const bare = prefix !== undefined ? text.slice(prefix.length + 1) : text;
   return decodeBytes(bare, encoding, 'signature');
 }
 

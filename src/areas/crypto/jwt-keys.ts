@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 import { createTtlCache } from '../../ttl-cache.js';
@@ -58,13 +58,45 @@ function wireKeyOf(key: WireKey): WireKey {
  */
 export function importPrivateKey(wire: WireKey): KeyObject {
   const key = wireKeyOf(wire);
+  let imported: KeyObject | undefined;
   try {
-    const imported = typeof key === 'string' ? createPrivateKey(key) : createPrivateKey({ key: key as JsonWebKey, format: 'jwk' });
-    if (imported.type === 'private') return imported;
+    imported = typeof key === 'string' ? createPrivateKey(key) : createPrivateKey({ key: key as JsonWebKey, format: 'jwk' });
   } catch {
     // reported below with one message for every unusable input
   }
+  if (imported?.type === 'private') {
+    if (typeof key !== 'string' && !publicHalfMatches(key, imported)) {
+      throw invalidField('private_key', 'is a JWK whose public part (x, y) does not belong to its private part (d): its tokens would never verify');
+    }
+    return imported;
+  }
   throw invalidField('private_key', 'is not a private key (PEM PKCS#8, PKCS#1 or SEC1, or a JWK with its private part)');
+}
+
+/** OpenSSL's names of the JWK curves, for createECDH. */
+const ECDH_CURVES: Record<string, string> = { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1', secp256k1: 'secp256k1' };
+
+/**
+ * An EC or OKP private JWK carries its public point too, and nothing makes the two agree: for EC,
+ * node:crypto keeps the given `x`/`y` and signs with `d`, so a `d` from another key (or 0, or the
+ * group order) signs tokens that the key's own public part never verifies. The point is derived
+ * from `d` (ECDH for EC; node:crypto derives it for OKP) and compared. RSA JWKs are not checked:
+ * that would take a signature.
+ */
+function publicHalfMatches(jwk: Record<string, unknown>, imported: KeyObject): boolean {
+  try {
+    if (jwk.kty === 'OKP') return createPublicKey(imported).export({ format: 'jwk' }).x === jwk.x;
+    if (jwk.kty !== 'EC') return true;
+    const curve = ECDH_CURVES[String(jwk.crv)];
+    if (curve === undefined || typeof jwk.d !== 'string') return false;
+    const ecdh = createECDH(curve);
+    ecdh.setPrivateKey(Buffer.from(jwk.d, 'base64url'));
+    const point = ecdh.getPublicKey(); // 0x04 || X || Y
+    const size = (point.length - 1) / 2;
+    return point.subarray(1, 1 + size).toString('base64url') === jwk.x && point.subarray(1 + size).toString('base64url') === jwk.y;
+  } catch {
+    return false; // d out of range (0, or not below the group order)
+  }
 }
 
 /**
@@ -112,4 +144,21 @@ export function importPublicKey(wire: WireKey): KeyObject {
   if (!imported) throw invalidField('public_key', 'is not a public key (PEM SPKI or PKCS#1, an X.509 certificate, or a public JWK)');
   if (cacheKey !== undefined && cacheKey.length <= MAX_CACHED_KEY_CHARS) publicKeys.set(cacheKey, imported, 3600);
   return imported;
+}
+
+/**
+ * Why a JWK's own `alg`, `use` and `key_ops` members (RFC 7517 §4.2-4.4) forbid `operation` with
+ * `alg`, or undefined when they allow it (or the key is not a JWK). A key published for one
+ * algorithm, or for encryption, is not used for anything else, as jose's key selection does.
+ *
+ * @example
+ *   jwkRefusal({ kty: 'RSA', alg: 'PS256', n: '…', e: 'AQAB' }, 'RS256', 'verify') // 'is a JWK for alg PS256 only'
+ */
+export function jwkRefusal(wire: WireKey, alg: string, operation: 'sign' | 'verify'): string | undefined {
+  const key = wireKeyOf(wire);
+  if (typeof key === 'string') return undefined;
+  if (typeof key.alg === 'string' && key.alg !== alg) return `is a JWK for alg ${key.alg} only`;
+  if (typeof key.use === 'string' && key.use !== 'sig') return `is a JWK for use "${key.use}", not signatures`;
+  if (Array.isArray(key.key_ops) && !key.key_ops.includes(operation)) return `is a JWK whose key_ops (${key.key_ops.join(', ')}) do not include "${operation}"`;
+  return undefined;
 }

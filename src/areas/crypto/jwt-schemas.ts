@@ -15,8 +15,8 @@ const keySchema = (what: string) => ({
 const secret = { type: 'string', minLength: 1, maxLength: 65_536, description: 'HMAC secret (HS*), read in `secret_encoding` (utf8 default).' } as const;
 
 const EXAMPLE_TOKEN =
-  'eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyXzQyIiwicm9sZSI6ImFkbWluIiwiaWF0IjoxNzYzNzE3NzMwLCJleHAiOjE3NjM3MjEzMzB9.' +
-  '222hF0VjHgSAckOUzfYBBkm1r-36crcTFqHyD2h_Zws';
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzQyIiwicm9sZSI6ImFkbWluIiwiaWF0IjoxNzYzNzE3NzMwLCJleHAiOjE3NjM3MjEzMzB9.' +
+  '9pfMmtv_ilgiM3dveJZ-QgZODDRcCg_rCCMzg86xtQ8';
 const examplePayload = { sub: 'user_42', role: 'admin', iat: 1763717730, exp: 1763721330 };
 
 /** Wire schemas of the JWT and key-pair endpoints (CONTRACT §4). */
@@ -35,7 +35,7 @@ export const jwtGenerateBody = {
     issuer: { type: 'string', maxLength: 1024 },
     subject: { type: 'string', maxLength: 1024 },
     audience,
-    header: { ...anyObject, description: 'Extra protected-header parameters (e.g. `kid`); `alg` is set from `algorithm`, `typ` defaults to JWT.' },
+    header: { ...anyObject, description: 'Extra protected-header parameters (e.g. `kid`); `alg` is set from `algorithm`, `typ` defaults to JWT. The header is written `alg` first, then `typ`, then these, as jsonwebtoken and jose write it; `typ`, `cty` and `kid` must be strings (RFC 7515 §4.1).' },
   },
   examples: [{ payload: { sub: 'user_42', role: 'admin' }, algorithm: 'HS256', secret: 'a-long-shared-secret-of-32-bytes!', expires_in: 3600 }],
 } as const;
@@ -44,7 +44,7 @@ export const jwtGenerateResponse = {
   type: 'object',
   required: ['token', 'header', 'payload'],
   properties: { token: { type: 'string' }, header: anyObject, payload: anyObject },
-  examples: [{ token: EXAMPLE_TOKEN, header: { typ: 'JWT', alg: 'HS256' }, payload: examplePayload }],
+  examples: [{ token: EXAMPLE_TOKEN, header: { alg: 'HS256', typ: 'JWT' }, payload: examplePayload }],
 } as const;
 
 export const jwtVerifyBody = {
@@ -75,7 +75,7 @@ export const jwtVerifyResponse = {
     reason: { type: 'string', enum: VERIFY_REASONS },
   },
   examples: [
-    { valid: true, header: { typ: 'JWT', alg: 'HS256' }, payload: examplePayload },
+    { valid: true, header: { alg: 'HS256', typ: 'JWT' }, payload: examplePayload },
     { valid: false, error: 'the token expired at 2025-11-21T09:35:30.000Z (exp 1763717730)', reason: 'expired' },
   ],
 } as const;
@@ -92,7 +92,7 @@ export const jwtDecodeResponse = {
   type: 'object',
   required: ['header', 'payload', 'signature'],
   properties: { header: anyObject, payload: anyObject, signature: { type: 'string', description: 'base64url, as in the token.' } },
-  examples: [{ header: { typ: 'JWT', alg: 'HS256' }, payload: examplePayload, signature: '222hF0VjHgSAckOUzfYBBkm1r-36crcTFqHyD2h_Zws' }],
+  examples: [{ header: { alg: 'HS256', typ: 'JWT' }, payload: examplePayload, signature: '9pfMmtv_ilgiM3dveJZ-QgZODDRcCg_rCCMzg86xtQ8' }],
 } as const;
 
 export const keypairBody = {

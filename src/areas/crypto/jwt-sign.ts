@@ -41,6 +41,8 @@ const CLAIM_TYPES: Record<string, (v: unknown) => boolean> = {
 // Header parameters the caller may not set: `alg` comes from `algorithm`; `crit`/`b64` change how
 // the token must be processed and are not supported.
 const RESERVED_HEADER = ['crit', 'b64'];
+/** Header parameters RFC 7515 §4.1 defines as strings. */
+const STRING_HEADER = ['typ', 'cty', 'kid', 'jku', 'x5u'];
 
 const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
@@ -73,7 +75,9 @@ export function signJwt(input: SignJwtInput): MaybePromise<SignedJwt> {
   const extra = input.header ?? {};
   if (Object.hasOwn(extra, 'alg') && extra.alg !== input.algorithm) throw invalidField('header.alg', `must be absent or equal to algorithm (${input.algorithm})`);
   for (const name of RESERVED_HEADER) if (Object.hasOwn(extra, name)) throw invalidField(`header.${name}`, 'is not supported');
-  const header: Record<string, unknown> = { typ: 'JWT', ...extra, alg: input.algorithm };
+  for (const name of STRING_HEADER) if (Object.hasOwn(extra, name) && typeof extra[name] !== 'string') throw invalidField(`header.${name}`, 'must be a string (RFC 7515 §4.1)');
+  // `alg` first, as jsonwebtoken and jose write it, so the same input gives the same token string.
+  const header: Record<string, unknown> = { alg: input.algorithm, typ: 'JWT', ...extra };
   const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
   return andThen(createSignature(input.algorithm, input.key, signingInput), (signature) => ({
     token: `${signingInput}.${signature}`,

@@ -16,6 +16,8 @@ export interface VerifyJwtOptions {
   algorithms?: JwtAlgorithmName[];
   issuer?: string;
   audience?: string | string[];
+  /** Why the key itself (a JWK's `alg`, `use`, `key_ops`) refuses the token's algorithm, if it does. */
+  keyRefusal?: (alg: JwtAlgorithmName) => string | undefined;
   /** Seconds of leeway for `exp` and `nbf`. */
   clockTolerance?: number;
   /** Epoch milliseconds used as the current time. */
@@ -52,6 +54,8 @@ export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions)
   if (options.algorithms && !options.algorithms.includes(alg)) return fail('algorithm_not_allowed', `alg ${alg} is not in the allowed algorithms (${options.algorithms.join(', ')})`);
   const mismatch = keyMismatch(alg, key);
   if (mismatch) return fail('algorithm_not_allowed', `the token's ${mismatch}`);
+  const refusal = options.keyRefusal?.(alg);
+  if (refusal) return fail('algorithm_not_allowed', `the token's alg is ${alg} and the public key ${refusal}`);
   // RFC 7515 §4.1.11: extensions named in `crit` must be understood, and this verifier knows none.
   if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 

@@ -4,7 +4,7 @@ import { DevutilError, invalidField } from '../../errors.js';
 import type { ByteEncoding } from './bytes.js';
 import { JWT_ALGORITHMS, type JwtAlgorithmName } from './jwt-algorithms.js';
 import { decodeJwt, JwtMalformedError } from './jwt-decode.js';
-import { importHmacSecret, importPrivateKey, importPublicKey, type WireKey } from './jwt-keys.js';
+import { importHmacSecret, importPrivateKey, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import {
   jwtDecodeBody,
   jwtDecodeResponse,
@@ -54,7 +54,8 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       summary: 'Sign a JWT (HS*, RS*, PS*, ES*, EdDSA)',
       description:
         'HS* take `secret` (+ `secret_encoding`); the others take `private_key` as PEM (PKCS#8, PKCS#1, SEC1) or a JWK. ' +
-        'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA outside 2048..8192 bits) ' +
+        'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA outside 2048..8192 bits, ' +
+        'an RSA-PSS key restricted to another hash, a JWK whose `alg`, `use` or `key_ops` rule it out, an EC or OKP JWK whose `d` does not match its `x`/`y`) ' +
         'and a PEM key, certificate or JWK given as an HMAC secret. `iat` is the current time unless the payload has one; ' +
         '`expires_in` and `not_before` are seconds from now; `issuer`/`subject`/`audience` override the payload\'s claims. ' +
         '`header` adds protected-header parameters (`typ` defaults to JWT; `alg` must match; `crit`/`b64` are refused). ' +
@@ -71,6 +72,8 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
     if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
     if (b[keyField as keyof JwtGenerateWire] === undefined) throw invalidField(keyField, `is required for ${b.algorithm}`);
     const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
+    const refusal = isHmac ? undefined : jwkRefusal(b.private_key!, b.algorithm, 'sign');
+    if (refusal) throw invalidField('private_key', refusal);
     return signJwt({
       algorithm: b.algorithm,
       key,
@@ -94,7 +97,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
         'Exactly one of `secret` (HS*) or `public_key` (PEM SPKI/PKCS#1/certificate or JWK; a private key is reduced to its ' +
         'public half). Unusable key material is a 422 (so is a PEM key or certificate given as `secret`). Every problem ' +
         'with the token itself is a 200 with `valid: false` and a `reason`: `alg: none`, an algorithm outside `algorithms` ' +
-        'or a key of another family → algorithm_not_allowed; a `crit` header → malformed; then the signature → ' +
+        'a key of another family, or a JWK whose `alg`, `use` or `key_ops` rule the algorithm out → algorithm_not_allowed; a `crit` header → malformed; then the signature → ' +
         'invalid_signature; then iss/aud and non-numeric iat/nbf/exp → claim_mismatch, nbf → not_yet_valid, exp → expired ' +
         '(a token expires at `exp` exactly; both with `clock_tolerance`). Verification is node:crypto, inline for the checks ' +
         'of microseconds (HS*, RS*, PS*, ES256, EdDSA) and on the thread pool for ES384 and ES512 (about a millisecond each). ' +
@@ -111,8 +114,10 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       });
     }
     const key = b.secret !== undefined ? importHmacSecret(b.secret, b.secret_encoding) : importPublicKey(b.public_key!);
+    const publicKey = b.public_key;
     return verifyJwt(b.token, key, {
       algorithms: b.algorithms,
+      keyRefusal: publicKey === undefined ? undefined : (alg) => jwkRefusal(publicKey, alg, 'verify'),
       issuer: b.issuer,
       audience: b.audience,
       clockTolerance: b.clock_tolerance,

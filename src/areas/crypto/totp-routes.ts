@@ -49,8 +49,8 @@ const verifyBody = {
   properties: {
     secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Base32, case-insensitive, spaces and padding optional.' },
     code: {
-      anyOf: [{ type: 'string', pattern: '^[0-9]{1,10}$' }, { type: 'integer', minimum: 0, maximum: 99999999 }],
-      description: 'The code as a digit string; an integer is left-padded with zeros to `digits`.',
+      anyOf: [{ type: 'string', pattern: '^ *[0-9]{1,5}(?: ?[0-9]{1,5})? *$' }, { type: 'integer', minimum: 0, maximum: 99999999 }],
+      description: 'The code as a digit string (one space inside, as authenticator apps show it (`123 456`), and spaces around are ignored); an integer is left-padded with zeros to `digits`.',
     },
     ...paramProps,
     window: { type: 'integer', minimum: 0, maximum: 10, default: 1, description: 'Steps accepted on each side, 0..10.' },
@@ -104,7 +104,7 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
   }, (b: VerifyBody) => {
     const secret = decodeBase32(b.secret, 'secret');
     if (secret.length === 0) throw invalidField('secret', 'decodes to no bytes');
-    const code = typeof b.code === 'number' ? String(b.code).padStart(b.digits, '0') : b.code;
+    const code = typeof b.code === 'number' ? String(b.code).padStart(b.digits, '0') : b.code.replace(/ /g, '');
     const timestamp = b.timestamp ?? Math.floor(ctx.now() / 1000);
     return verifyTotp(secret, code, timestamp, { digits: b.digits, period: b.period, algorithm: b.algorithm }, b.window);
   });

@@ -14,7 +14,7 @@ const body = {
     name: { type: 'string', maxLength: 1000 },
     email: { type: 'string', maxLength: 1000 },
     subject: { type: 'string', maxLength: 1000 },
-    ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }], description: 'Accepted for your records; no rule uses it (no network lookups).' },
+    ip: { type: 'string', anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { maxLength: 0 }], description: 'Accepted for your records; no rule uses it (no network lookups). An empty string (a blank form field) is accepted as no address.' },
     user_agent: { type: 'string', maxLength: 2000 },
     honeypot: { type: 'string', maxLength: 10000, description: 'Value of a hidden field; any non-empty value (even only spaces) means a bot filled it.' },
     time_to_submit_ms: { type: 'integer', minimum: 0, maximum: 2592000000, description: 'Time between showing the form and submitting it.' },

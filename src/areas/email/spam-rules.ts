@@ -33,6 +33,11 @@ const PHRASE_PATTERNS = SPAM_PHRASES.map((p) => ({ phrase: p, re: new RegExp(`(?
 const PHRASE_WEIGHT = 10;
 const PHRASE_CAP = 40;
 
+/** The first `n` code points of a value quoted in a reason (never half of a surrogate pair). */
+function clip(text: string, n: number): string {
+  return text.length <= n ? text : Array.from(text).slice(0, n).join('');
+}
+
 function joinTextFields(f: FormSubmission): string {
   return [f.name, f.email, f.subject, f.message].filter((x) => x !== undefined).join('\n');
 }
@@ -79,7 +84,7 @@ export const SPAM_RULES: readonly SpamRule[] = [
       return match ? { detail: `${domain} is a disposable e-mail domain (${match})` } : null;
     } },
   { rule: 'invalid_email', weight: 15, description: 'an e-mail was given (not empty: a field left blank is sent as "") but is not of the form local@domain.tld',
-    check: (f) => (f.email !== undefined && f.email.trim() !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(f.email.trim()) ? { detail: `"${f.email.slice(0, 100)}" is not an e-mail address` } : null) },
+    check: (f) => (f.email !== undefined && f.email.trim() !== '' && !/^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(f.email.trim()) ? { detail: `"${clip(f.email, 100)}" is not an e-mail address` } : null) },
   { rule: 'link_in_name', weight: 20, description: 'the name field contains a link or an e-mail address',
     check: (f) => (f.name && /https?:\/\/|www\.|@|\.(?:com|net|org|ru|xyz|top)\b/i.test(f.name) ? { detail: 'the name contains a link or address' } : null) },
   { rule: 'zero_width_characters', weight: 20, description: 'invisible characters (zero-width, soft hyphen, bidi controls) used to dodge filters; joiners inside emoji sequences, and between letters of scripts that spell with them (Persian, the Indic scripts), are ordinary text and do not count',
@@ -90,7 +95,7 @@ export const SPAM_RULES: readonly SpamRule[] = [
   { rule: 'mixed_scripts', weight: 20, description: 'a word mixing Latin with Cyrillic or Greek letters (look-alike spelling)',
     check: (f) => {
       const word = joinTextFields(f).normalize('NFC').match(/[\p{L}\p{M}]+/gu)?.find((w) => /\p{Script=Latin}/u.test(w) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(w));
-      return word ? { detail: `"${word.slice(0, 40)}" mixes scripts` } : null;
+      return word ? { detail: `"${clip(word, 40)}" mixes scripts` } : null;
     } },
   { rule: 'excessive_caps', weight: 10, description: 'subject or message of 20+ letters that is more than 60% capitals',
     check: (f) => {
@@ -104,7 +109,7 @@ export const SPAM_RULES: readonly SpamRule[] = [
   { rule: 'excessive_punctuation', weight: 5, description: 'runs of 4 or more ! ? or $',
     check: (f) => (/[!?$]{4,}/.test(joinTextFields(f)) ? { detail: 'runs of !, ? or $' } : null) },
   { rule: 'bot_user_agent', weight: 15, description: 'user_agent given but empty, or an HTTP library / headless browser / crawler',
-    check: (f) => (f.userAgent !== undefined && (f.userAgent.trim() === '' || BOT_USER_AGENT.test(f.userAgent)) ? { detail: `user agent "${f.userAgent.slice(0, 80)}"` } : null) },
+    check: (f) => (f.userAgent !== undefined && (f.userAgent.trim() === '' || BOT_USER_AGENT.test(f.userAgent)) ? { detail: `user agent "${clip(f.userAgent, 80)}"` } : null) },
   { rule: 'empty_message', weight: 10, description: 'the message has fewer than 5 non-space characters',
     check: (f) => (f.message.replace(/\s/g, '').length < 5 ? { detail: 'the message is (almost) empty' } : null) },
 ];
