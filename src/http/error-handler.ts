@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
+import { emptyBodyFailure } from './json-body.js';
 import { toFieldErrors } from './validation.js';
 
 const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
@@ -39,7 +40,9 @@ export function toDevutilError(err: unknown): DevutilError {
  */
 export function registerErrorHandling(app: FastifyInstance, onNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
   app.setErrorHandler((err, request, reply) => {
-    const e = toDevutilError(err);
+    const converted = toDevutilError(err);
+    // A schema failure of a body sent empty is a 400 invalid_json (src/http/json-body.ts).
+    const e = Array.isArray((err as FastifyError).validation) ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
     if (e.status >= 500) request.log.error({ err, code: e.code }, 'request failed');
     if (e.headers) reply.headers(e.headers);
     return reply.status(e.status).send(errorBody(e));

@@ -78,6 +78,32 @@ export function parseJsonBody(text: string): unknown {
   return value;
 }
 
+/** The `{}` objects standing for bodies sent empty under a JSON content type (see {@link emptyJsonBody}). */
+const emptyBodies = new WeakSet<object>();
+
+/**
+ * What a body sent empty as `application/json` reads as: `{}`, so an endpoint whose fields are all
+ * optional (create a bin, a mock) takes it as "all defaults", as clients that always send the
+ * header expect. When that `{}` fails the schema, the request was not valid JSON after all: see
+ * {@link emptyBodyFailure}.
+ */
+export function emptyJsonBody(): object {
+  const body = {};
+  emptyBodies.add(body);
+  return body;
+}
+
+/**
+ * The 400 `invalid_json` (CONTRACT §0: "body is not valid JSON"; an empty text is not) for a body
+ * sent empty whose `{}` failed schema validation, or null when the body was not empty. The 422
+ * would list missing fields of a body the client never wrote.
+ */
+export function emptyBodyFailure(body: unknown, failure: DevutilError): DevutilError | null {
+  if (body === null || typeof body !== 'object' || !emptyBodies.has(body)) return null;
+  const missing = failure.errors?.map((e) => e.path).join(', ');
+  return new DevutilError('invalid_json', `The request body is empty but declared as JSON; send a JSON object${missing ? ` (with ${missing})` : ''}.`, { cause: failure });
+}
+
 /**
  * Make JSON the only body type the service understands (anything else gets 415). The catch
  * path registers its own raw parser in its own scope.
@@ -90,8 +116,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         if (err) return done(err, undefined);
         let parsed: unknown;
         try {
-          // An empty body reads as `{}`, as a request without one does (src/app.ts).
-          parsed = parseJsonBody(jsonBodyText(body!)) ?? {};
+          // An empty body reads as `{}`, as a request without one does (src/app.ts), marked as empty.
+          const value = parseJsonBody(jsonBodyText(body!));
+          parsed = value === undefined ? emptyJsonBody() : (value ?? {});
         } catch (parseErr) {
           return done(parseErr as Error, undefined);
         }

@@ -11,7 +11,8 @@ marketplace proxy). Devtools calls cost 1 credit when they succeed (2xx); other 
 the plan says otherwise. Metered responses carry \`X-Credits-Limit\` and \`X-Credits-Remaining\`; rate-limited
 keys get \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds of the
 window's end). A 429 carries \`Retry-After\` in seconds. JSON bodies are limited to 2 MiB and 1000 levels
-of nesting. Timestamps are ISO 8601 UTC with milliseconds. Every response carries \`X-Request-Id\`: the
+of nesting. A body sent empty as \`application/json\` reads as \`{}\` (all defaults, e.g. creating a bin); where \`{}\`
+would not do, it is a 400 \`invalid_json\` (an empty text is not JSON) naming the fields to send. Timestamps are ISO 8601 UTC with milliseconds. Every response carries \`X-Request-Id\`: the
 caller's own when it is 1-128 characters of \`[A-Za-z0-9._:-]\`, otherwise a new one (a random per-process
 prefix and a counter, e.g. \`q3ZP0aBcDeFg-1a\`); logs carry the same id.
 

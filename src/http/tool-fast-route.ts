@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import { toDevutilError, validationFailure } from './error-handler.js';
 import type { FastRoute } from './fast-path.js';
-import { JSON_BODY_LIMIT, jsonBodyText, parseJsonBody } from './json-body.js';
+import { emptyBodyFailure, emptyJsonBody, JSON_BODY_LIMIT, jsonBodyText, parseJsonBody } from './json-body.js';
 import { writeHeadTrusted } from './prevalidated-head.js';
 import { JSON_TYPE, sendRawError } from './raw-response.js';
 import { whenAnswered } from './answered-response.js';
@@ -134,11 +134,15 @@ function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
       } catch (err) {
         return unreadable(err);
       }
-      // As the Fastify route (src/http/json-body.ts): an empty or `null` body is `{}`, so the schema names the missing fields.
-      const body = parsed ?? {};
+      // As the Fastify route (src/http/json-body.ts): an empty or `null` body is `{}`, so the schema names the missing
+      // fields; an empty one that fails is a 400 invalid_json.
+      const body = parsed === undefined ? emptyJsonBody() : (parsed ?? {});
       then(() => {
         validate ??= compileBody(bodySchema);
-        if (!validate(body)) throw validationFailure(validate.errors ?? [], 'body');
+        if (!validate(body)) {
+          const failure = validationFailure(validate.errors ?? [], 'body');
+          throw emptyBodyFailure(body, failure) ?? failure;
+        }
         return run(body as never, toolCaller(pass?.principal ?? null, () => req.socket.remoteAddress ?? ''));
       }, succeed, fail);
     };

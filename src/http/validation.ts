@@ -76,7 +76,9 @@ function withAlternativesMerged(errors: ErrorObject[]): ErrorObject[] {
       merged.push(e);
       continue;
     }
-    const alternatives = [...new Set(errors.filter((b) => branchOf(b) === e && b.instancePath === e.instancePath).map((b) => b.message ?? 'is invalid'))];
+    // `maxLength: 0` is how a schema allows "or an empty string": say so in words.
+    const say = (b: ErrorObject) => (b.keyword === 'maxLength' && (b.params as { limit: number }).limit === 0 ? 'must be empty' : (b.message ?? 'is invalid'));
+    const alternatives = [...new Set(errors.filter((b) => branchOf(b) === e && b.instancePath === e.instancePath).map(say))];
     merged.push(alternatives.length > 0 ? { ...e, message: alternatives.join(' or ') } : e);
   }
   return merged;

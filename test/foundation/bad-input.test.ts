@@ -56,10 +56,16 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
-  it('an empty body with a JSON content type is read as {} (then fields are checked)', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: json, payload: '' });
-    assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors, [{ path: 'count', message: 'is required' }]);
+  it('an empty body with a JSON content type is not valid JSON where {} would not do: 400 invalid_json naming what to send', async () => {
+    for (const payload of ['', ' \n']) {
+      const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: json, payload });
+      assert.equal(res.statusCode, 400, JSON.stringify(payload));
+      assert.deepEqual(res.json(), { code: 'invalid_json', detail: 'The request body is empty but declared as JSON; send a JSON object (with count).' });
+    }
+    // Without a body at all (no content type), the fields are checked as usual.
+    const none = await t.app.inject({ method: 'POST', url: '/test/typed' });
+    assert.equal(none.statusCode, 422);
+    assert.deepEqual(none.json().errors, [{ path: 'count', message: 'is required' }]);
   });
 
   it('a non-JSON content type on a JSON endpoint → 415', async () => {

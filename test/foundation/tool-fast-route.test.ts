@@ -100,7 +100,7 @@ describe('tool routes: the pre-router fast route and the Fastify route answer al
     const start = await remaining();
     const cases: Array<[string, string, number, string]> = [
       ['/v1/array-ops', '{"operation": ', 400, 'invalid_json'],
-      ['/v1/array-ops', '', 422, 'validation_error'],
+      ['/v1/array-ops', '', 400, 'invalid_json'],
       ['/v1/array-ops', 'null', 422, 'validation_error'],
       ['/v1/array-ops', JSON.stringify({ operation: 'sort' }), 422, 'validation_error'],
       ['/v1/array-ops', JSON.stringify({ operation: 'intersect', arrays: [[1]] }), 422, 'validation_error'],

@@ -40,6 +40,9 @@ describe('bins: create, read, list, delete', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth });
     assert.equal(res.statusCode, 201);
     assert.equal(res.json().bin.name, '');
+    // The same with an empty body declared as JSON (fetch with a content-type header and no body).
+    const declared = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '' });
+    assert.equal(declared.statusCode, 201, declared.body);
     const short = await createBin(t, { ttl_seconds: 60 });
     assert.equal(Date.parse(short.expires_at) - Date.parse(short.created_at), 60_000);
     const long = await createBin(t, { ttl_seconds: 172800, name: 'x'.repeat(128) });

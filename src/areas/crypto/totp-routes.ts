@@ -49,7 +49,7 @@ const verifyBody = {
   properties: {
     secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Base32, case-insensitive, spaces and padding optional.' },
     code: {
-      anyOf: [{ type: 'string', pattern: '^ *[0-9]{1,5}(?: ?[0-9]{1,5})? *$' }, { type: 'integer', minimum: 0, maximum: 99999999 }],
+      anyOf: [{ type: 'string', pattern: '^ *[0-9]{1,5} ?[0-9]{0,5} *$' }, { type: 'integer', minimum: 0, maximum: 99999999 }],
       description: 'The code as a digit string (one space inside, as authenticator apps show it (`123 456`), and spaces around are ignored); an integer is left-padded with zeros to `digits`.',
     },
     ...paramProps,
