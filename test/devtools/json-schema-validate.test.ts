@@ -129,6 +129,15 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     }
   });
 
+  it('format "time" accepts a leap second only at 23:59:60 UTC (RFC 3339 §5.6), as date-time does', async () => {
+    const valid = ['23:59:60Z', '23:59:60+00:00', '15:59:60-08:00', '01:29:60+01:30', '23:29:60+23:30', '08:30:06.283185Z', '00:00:00z'];
+    const invalid = ['22:59:60Z', '23:59:60+01:00', '23:58:60Z', '24:00:00Z', '08:30:06', '8:30:06Z', '12:00:00+24:00', '23:59:61Z'];
+    for (const [data, want] of [...valid.map((v) => [v, true] as const), ...invalid.map((v) => [v, false] as const)]) {
+      const res = await check({ draft: '7', data, schema: { format: 'time' } });
+      assert.equal(res.json().valid, want, data);
+    }
+  });
+
   it('draft "5" is a 422 listing the drafts', async () => {
     const res = await check({ data: 1, schema: {}, draft: '5' });
     assert.equal(res.statusCode, 422);

@@ -4,6 +4,24 @@ import '@hyperjump/json-schema/draft-07';
 import '@hyperjump/json-schema/draft-2019-09';
 import '@hyperjump/json-schema/draft-2020-12';
 import '@hyperjump/json-schema/formats'; // format handlers (email, uri, date-time, ipv4, uuid, ...)
+import { addFormat } from '@hyperjump/json-schema/experimental';
+
+const RFC3339_TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(?:\.\d+)?(?:[zZ]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
+
+/**
+ * RFC 3339 `full-time` (§5.6), with a leap second (`:60`) only where it can fall: 23:59:60 UTC,
+ * whatever the offset (`15:59:60-08:00`). The library's `time` refuses every leap second, while
+ * its `date-time` accepts them.
+ */
+function isRfc3339Time(text: string): boolean {
+  const m = RFC3339_TIME.exec(text);
+  if (!m) return false;
+  if (m[3] !== '60') return true;
+  const offset = m[4] === undefined ? 0 : (m[4] === '+' ? 1 : -1) * (Number(m[5]) * 60 + Number(m[6]));
+  const utcMinute = (((Number(m[1]) * 60 + Number(m[2]) - offset) % 1440) + 1440) % 1440;
+  return utcMinute === 23 * 60 + 59;
+}
+addFormat({ id: 'https://json-schema.org/format/time', handler: (value: unknown) => typeof value !== 'string' || isRfc3339Time(value) });
 
 export type Draft = '4' | '6' | '7' | '2019-09' | '2020-12';
 
