@@ -56,6 +56,8 @@ export interface Gate {
   admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): MaybePromise<Pass>;
   /** Keep the credits of a 2xx answer, give them back otherwise; the X-Credits-* headers to send. */
   settle(charge: Charge, status: number): MaybePromise<Record<string, string> | null>;
+  /** Areas open to callers without a key (`PUBLIC_AREAS`). */
+  readonly publicAreas: readonly Area[];
 }
 
 const RATE_WINDOW_MS = 60_000;
@@ -167,6 +169,7 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
   }
 
   return {
+    publicAreas: config.publicAreas,
     admit(request, area, free) {
       if (area === 'admin') {
         const given = header(request.headers, 'x-admin-token');

@@ -72,7 +72,9 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
     if (area !== 'public') {
       route.schema = { ...(route.schema ?? {}) };
       route.schema.tags ??= [area === 'admin' || area === 'account' ? 'keys' : area];
-      route.schema.security ??= area === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { marketplace: [], marketplaceHost: [] }];
+      // An area in PUBLIC_AREAS also takes calls without a key (`{}`: no scheme needed).
+      const anonymous = (gate.publicAreas as readonly string[]).includes(area) ? [{}] : [];
+      route.schema.security ??= area === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { marketplace: [], marketplaceHost: [] }, ...anonymous];
       const response = { ...((route.schema.response as Record<string, unknown>) ?? {}) };
       mergeErrorResponses(response, standardErrors(route, area));
       route.schema.response = response;
@@ -83,7 +85,8 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) =>
         settle(
           () =>
-            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free), (pass) => {
+            // HEAD runs the GET's work but delivers no result: it costs no credit (it still counts against the rate limit).
+            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free || request.method === 'HEAD'), (pass) => {
               request.principal = pass.principal;
               request.charge = pass.charge;
               if (pass.headers) reply.headers(pass.headers);

@@ -19,6 +19,7 @@ const PLANS = plansFile({
     slow: { areas: ['devtools'], monthly_credits: null, rate_limit_per_minute: 3 },
     hooks: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: null },
     pricey: { areas: ['devtools'], monthly_credits: 5, rate_limit_per_minute: null, area_costs: { devtools: 2 } },
+    keyed: { areas: ['auth'], monthly_credits: 5, rate_limit_per_minute: null, area_costs: { auth: 1 } },
   },
 });
 
@@ -92,6 +93,15 @@ describe('credits', () => {
     assert.equal(refused.headers['x-credits-remaining'], '1');
   });
 
+  it('HEAD on a metered GET is answered but costs no credit', async () => {
+    const { secret } = await t.newKey('keyed');
+    const head = await t.app.inject({ method: 'HEAD', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
+    assert.equal(head.statusCode, 200);
+    const get = await t.app.inject({ method: 'GET', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
+    assert.equal(get.statusCode, 200);
+    assert.equal(get.headers['x-credits-remaining'], '4');
+  });
+
   it('credits reset at the start of the next month', async () => {
     const clock = createClock(Date.UTC(2026, 10, 30, 23, 59, 30));
     const t2 = await buildTestApp({ env: { PLANS_FILE: PLANS }, clock, extraRoutes: registerProbeRoutes });
@@ -156,6 +166,10 @@ describe('rate limits', () => {
       assert.equal(other.statusCode, 200);
       const account = await t.app.inject({ method: 'GET', url: '/v1/account' });
       assert.equal(account.json().code, 'missing_api_key');
+      // The OpenAPI document says so: devtools operations need no scheme ({}), other areas still do.
+      const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+      assert.deepEqual(doc.paths['/v1/array-ops'].post.security.at(-1), {});
+      assert.ok(!doc.paths['/v1/auth/hash'].post.security.some((s: object) => Object.keys(s).length === 0));
     } finally {
       await t.close();
     }
