@@ -22,6 +22,9 @@ headers above (keys travel in headers, never in cookies), and a CORS preflight (
 
 Decisions where the specification is silent are written in each operation's description.`;
 
+/** Statuses of refusals made before a request counts against the rate limit. */
+const UNCOUNTED_STATUSES = new Set(['401', '403', '408', '431']);
+
 /** Response headers the service sets, documented once and referenced from each response. */
 const RESPONSE_HEADERS = {
   'X-Request-Id': {
@@ -95,7 +98,8 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
       const keyed = op.security?.some((scheme) => Object.hasOwn(scheme, 'apiKey')) ?? false;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const names: Header[] = ['X-Request-Id'];
-        if (keyed) names.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+        // Not on answers given before the request is counted: no key (401), area not in the plan (403), slow or huge headers (408, 431).
+        if (keyed && !UNCOUNTED_STATUSES.has(status)) names.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
         if (keyed && status.startsWith('2')) names.push('X-Credits-Limit', 'X-Credits-Remaining');
         if (status === '429') names.push('Retry-After');
         response.headers = { ...Object.fromEntries(names.map((name) => [name, ref(name)])), ...response.headers };

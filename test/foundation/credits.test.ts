@@ -125,6 +125,11 @@ describe('credits', () => {
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().code, 'forbidden');
     assert.match(res.json().detail, /devtools/);
+    // Refused before it is counted: no rate-limit headers (as the OpenAPI document says).
+    const limited = await t.newKey('slow');
+    const other = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...json, 'x-api-key': limited.secret }, payload: {} });
+    assert.equal(other.statusCode, 403);
+    assert.equal(other.headers['x-ratelimit-limit'], undefined);
   });
 });
 

@@ -73,6 +73,8 @@ describe('OpenAPI document', () => {
     const sort = doc.paths['/v1/array-ops'].post;
     assert.deepEqual(refs(sort, '200'), ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Limit', 'X-Credits-Remaining']);
     assert.ok(refs(sort, '429').includes('Retry-After'));
+    // Refusals made before the request is counted carry no rate-limit headers.
+    for (const status of ['401', '403']) assert.deepEqual(refs(sort, status), ['X-Request-Id'], status);
     assert.deepEqual(refs(doc.paths['/healthz'].get, '200'), ['X-Request-Id']);
     for (const name of ['X-Request-Id', 'X-Credits-Remaining', 'Retry-After']) assert.ok(doc.components.headers[name]?.schema.type, name);
     // Public routes too list the answers any request can get before routing.
