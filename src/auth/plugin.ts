@@ -44,6 +44,8 @@ function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
   }
   const schema = route.schema ?? {};
   if (schema.body) codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_error');
+  // A body sent where none is expected is still read (and refused when it is not JSON, is malformed or too large).
+  else if ([route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type');
   if (schema.querystring || schema.params) codes.push('validation_error');
   return codes;
 }

@@ -73,6 +73,8 @@ describe('OpenAPI document', () => {
     const sort = doc.paths['/v1/array-ops'].post;
     assert.deepEqual(refs(sort, '200'), ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Limit', 'X-Credits-Remaining']);
     assert.ok(refs(sort, '429').includes('Retry-After'));
+    // A DELETE takes no body, but one sent anyway is read: its refusals are documented.
+    for (const status of ['400', '413', '415']) assert.ok(doc.paths['/v1/bins/{bin_id}'].delete.responses?.[status], status);
     // Refusals made before the request is counted carry no rate-limit headers.
     for (const status of ['401', '403']) assert.deepEqual(refs(sort, status), ['X-Request-Id'], status);
     assert.deepEqual(refs(doc.paths['/healthz'].get, '200'), ['X-Request-Id']);
