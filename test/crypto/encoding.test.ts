@@ -94,6 +94,9 @@ describe('POST /v1/auth/encode', () => {
     assert.equal(enc.json().result, '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;');
     const dec = await encode({ data: '&lt;b&gt; &#x263A; &#9731; &copy; &amp;amp; &unknown; &#0; &#xD800;', format: 'html', action: 'decode' });
     assert.equal(dec.json().result, '<b> ☺ ☃ © &amp; &unknown; \ufffd \ufffd');
+    // As browsers: upper-case and legacy forms without ";", windows-1252 for &#128;-&#159;, the full HTML5 table.
+    const html5 = await encode({ data: '&AMP;&lt&gt &copy 2026 &#128; &#x9F; &NotNestedGreaterGreater; &Afr;', format: 'html', action: 'decode' });
+    assert.equal(html5.json().result, '&<> © 2026 € Ÿ \u2AA2\u0338 \u{1D504}');
   });
 
   it('hex: lowercase encode, case-insensitive decode; non-UTF-8 bytes come back as hex', async () => {

@@ -57,7 +57,7 @@ export const TEXT_FORMATS = {
   html: {
     encode: (b: Buffer, field: string) => encodeHtmlEntities(readUtf8Text(b, field, 'to be HTML-escaped')),
     decode: (t: string) => Buffer.from(decodeHtmlEntities(t), 'utf8'),
-    note: 'escapes & < > " \'; decodes numeric and common named entities; encoding needs UTF-8 text',
+    note: 'escapes & < > " \'; decodes as a browser does in text (all HTML5 named references, legacy ones without ";" such as &amp and &copy, numeric references with the HTML replacements: &#0; is U+FFFD, &#128; is €); encoding needs UTF-8 text',
   },
   hex: { encode: (b: Buffer) => b.toString('hex'), decode: decodeHex, note: 'lowercase; decoding ignores whitespace, refuses odd length' },
   ascii85: { encode: encodeAscii85, decode: decodeAscii85, note: 'Adobe variant with z; output without <~ ~>, input with or without' },
