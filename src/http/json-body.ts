@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { DevutilError } from '../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
@@ -105,13 +106,27 @@ export function emptyBodyFailure(body: unknown, failure: DevutilError): DevutilE
 }
 
 /**
+ * The 415 for a JSON body sent with a content coding (`Content-Encoding: gzip`): the service reads
+ * bodies as sent and would otherwise take compressed bytes for bad JSON, or ignore a header that
+ * says the body is something else (RFC 9110 §8.4.1: an unsupported coding is a 415). `identity`
+ * is no coding. Null when there is none.
+ */
+export function contentCodingRefusal(headers: IncomingHttpHeaders): DevutilError | null {
+  const coding = headers['content-encoding']?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return null;
+  return new DevutilError('unsupported_media_type', `Content-Encoding "${coding}" is not supported: send the JSON body uncompressed.`);
+}
+
+/**
  * Make JSON the only body type the service understands (anything else gets 415). The catch
  * path registers its own raw parser in its own scope.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
-    app.addContentTypeParser(type, (request, payload, done) =>
+    app.addContentTypeParser(type, (request, payload, done) => {
+      const refusal = contentCodingRefusal(request.headers);
+      if (refusal) return done(refusal, undefined);
       readBody(request.headers, payload, JSON_BODY_LIMIT, (err, body) => {
         if (err) return done(err, undefined);
         let parsed: unknown;
@@ -123,7 +138,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
           return done(parseErr as Error, undefined);
         }
         done(null, parsed);
-      }),
-    );
+      });
+    });
   }
 }

@@ -12,7 +12,8 @@ the plan says otherwise. Metered responses carry \`X-Credits-Limit\` and \`X-Cre
 keys get \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds of the
 window's end). A 429 carries \`Retry-After\` in seconds. JSON bodies are limited to 2 MiB and 1000 levels
 of nesting. A body sent empty as \`application/json\` reads as \`{}\` (all defaults, e.g. creating a bin); where \`{}\`
-would not do, it is a 400 \`invalid_json\` (an empty text is not JSON) naming the fields to send. Timestamps are ISO 8601 UTC with milliseconds. Every response carries \`X-Request-Id\`: the
+would not do, it is a 400 \`invalid_json\` (an empty text is not JSON) naming the fields to send. JSON bodies are read as sent:
+one with a \`Content-Encoding\` (gzip, br, ...) is a 415 (catch and mock URLs take any body, compressed ones included). Timestamps are ISO 8601 UTC with milliseconds. Every response carries \`X-Request-Id\`: the
 caller's own when it is 1-128 characters of \`[A-Za-z0-9._:-]\`, otherwise a new one (a random per-process
 prefix and a counter, e.g. \`q3ZP0aBcDeFg-1a\`); logs carry the same id.
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { isPromise, type MaybePromise } from '../maybe-promise.js';
 import { toDevutilError, validationFailure } from './error-handler.js';
 import type { FastRoute } from './fast-path.js';
-import { emptyBodyFailure, emptyJsonBody, JSON_BODY_LIMIT, jsonBodyText, parseJsonBody } from './json-body.js';
+import { contentCodingRefusal, emptyBodyFailure, emptyJsonBody, JSON_BODY_LIMIT, jsonBodyText, parseJsonBody } from './json-body.js';
 import { writeHeadTrusted } from './prevalidated-head.js';
 import { JSON_TYPE, sendRawError } from './raw-response.js';
 import { whenAnswered } from './answered-response.js';
@@ -153,6 +153,8 @@ function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
         pass = admitted;
         charge = admitted.charge;
         if (admitted.headers) Object.assign(headers, admitted.headers);
+        const refusal = contentCodingRefusal(req.headers);
+        if (refusal) return unreadable(refusal);
         readBody(req.headers, req, JSON_BODY_LIMIT, (err, raw) => (err ? unreadable(err) : work(raw!)));
       },
       fail,

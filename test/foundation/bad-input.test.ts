@@ -68,6 +68,16 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
     assert.deepEqual(none.json().errors, [{ path: 'count', message: 'is required' }]);
   });
 
+  it('a JSON body with a content coding (gzip, br) → 415 naming it, not a 400 for the compressed bytes', async () => {
+    for (const coding of ['gzip', 'br', 'deflate']) {
+      const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: { ...json, 'content-encoding': coding }, payload: '{"count":1}' });
+      assert.equal(res.statusCode, 415, coding);
+      assert.deepEqual(res.json(), { code: 'unsupported_media_type', detail: `Content-Encoding "${coding}" is not supported: send the JSON body uncompressed.` });
+    }
+    const identity = await t.app.inject({ method: 'POST', url: '/test/typed', headers: { ...json, 'content-encoding': 'identity' }, payload: '{"count":1}' });
+    assert.equal(identity.statusCode, 200);
+  });
+
   it('a non-JSON content type on a JSON endpoint → 415', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: { 'content-type': 'text/plain' }, payload: 'count=1' });
     assert.equal(res.statusCode, 415);

@@ -122,6 +122,14 @@ describe('request bodies over a socket', () => {
     assert.match(raw, /send a JSON object \(with operation, arrays\)/);
   });
 
+  it('a content coding (gzip) is a 415 over the socket; identity is no coding', async () => {
+    const raw = await exchange(port, [post(t.apiKey, JSON.stringify(DEDUPE), 'Content-Encoding: gzip\r\n')], { until: /"unsupported_media_type"/ });
+    assert.match(raw, /^HTTP\/1\.1 415 /);
+    assert.match(raw, /Content-Encoding \\"gzip\\" is not supported/);
+    const plain = await exchange(port, [post(t.apiKey, JSON.stringify(DEDUPE), 'Content-Encoding: identity\r\n')], { until: /"count":3}/ });
+    assert.deepEqual(bodies(plain), [DEDUPED]);
+  });
+
   it('invalid JSON answers 400 invalid_json, closes that connection, and the next one is served', async () => {
     const raw = await exchange(port, [post(t.apiKey, '{"operation": ')]);
     assert.match(raw, /^HTTP\/1\.1 400 /);

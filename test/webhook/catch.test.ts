@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -116,6 +117,15 @@ describe('catch: what is stored', () => {
     assert.deepEqual(Buffer.from(r.body, 'base64'), bytes);
     assert.equal(r.content_length, 512);
     assert.deepEqual((await t.store.bins.getRequest(binId, r.request_id))!.body, bytes);
+  });
+
+  it('a gzipped JSON body is captured as sent (compressed bytes, Content-Encoding kept), not refused', async () => {
+    const bytes = gzipSync(JSON.stringify({ event: 'push' }));
+    const res = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: bytes });
+    assert.equal(res.statusCode, 200);
+    const r = await detail(t, binId, res.json().request_id);
+    assert.equal(r.headers['content-encoding'], 'gzip');
+    assert.deepEqual(Buffer.from(r.body, 'base64'), bytes);
   });
 
   it('invalid UTF-8 (a Latin-1 é) comes back as base64; valid multi-byte UTF-8 as text', async () => {
