@@ -5,7 +5,7 @@
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node ab.mjs /tmp/dist-before ../dist jmespath [rounds] [seconds]
 // One build, two settings: AB_ENV_A='{"BIN_MAX_REQUESTS":"1000"}' AB_ENV_B='{...}' node ab.mjs ../dist ../dist catch
-// Cases: healthz, mock, catch, account, jmespath, sort, dedup, number, schema, sha256, hs256.
+// Cases: healthz, mock, catch, account, jmespath, sort, sort5, dedup, number, schema, sha256, hs256.
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
 import { readCpuMicros, startService, writeResults } from './lib.mjs';

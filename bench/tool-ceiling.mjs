@@ -25,6 +25,7 @@ try {
   }).then((r) => r.json());
   const TOOLS = [
     { title: 'json-transform (JMESPath)', path: '/v1/json-transform', body: BODIES.jmespath, target: 60 },
+    { title: 'array-ops (sort by key, the 5 records of the JMESPath case)', path: '/v1/array-ops', body: BODIES.sortPeople, target: 60 },
     { title: 'array-ops (sort by key, 20 objects)', path: '/v1/array-ops', body: BODIES.sortByKey, target: 60 },
     { title: 'number-format (currency de_DE)', path: '/v1/number-format', body: BODIES.numberCurrency, target: 60 },
     { title: 'hash (sha256)', path: '/v1/auth/hash', body: BODIES.sha256, target: 60 },
