@@ -169,7 +169,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   // After the auth plugin's onRoute hook, so these steps join the hook it put first on keyed routes.
   app.addHook('onRoute', (route) => {
     // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields (a
-    // body, when there is one, replaces it; the JSON parser reads an empty one as `{}` too).
+    // body, when there is one, replaces it; the JSON parser reads an empty one as `{}` too, and answers
+    // 400 invalid_json when that `{}` fails the schema: src/http/json-body.ts).
     const takesBody = route.schema?.body !== undefined;
     route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
       reply.header('x-request-id', request.id);

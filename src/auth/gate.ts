@@ -54,8 +54,11 @@ export interface Gate {
    * rate-limit headers when the limit was counted.
    */
   admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): MaybePromise<Pass>;
-  /** Keep the credits of a 2xx answer, give them back otherwise; the X-Credits-* headers to send. */
-  settle(charge: Charge, status: number): MaybePromise<Record<string, string> | null>;
+  /**
+   * Keep the credits of a 2xx answer, give them back otherwise (or when `deliveredResult` is false:
+   * a HEAD ran the work but sent no result); the X-Credits-* headers to send.
+   */
+  settle(charge: Charge, status: number, deliveredResult?: boolean): MaybePromise<Record<string, string> | null>;
   /** Areas open to callers without a key (`PUBLIC_AREAS`). */
   readonly publicAreas: readonly Area[];
 }
@@ -191,8 +194,8 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
     },
 
     // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
-    settle(charge, status) {
-      const ok = status >= 200 && status < 300;
+    settle(charge, status, deliveredResult = true) {
+      const ok = deliveredResult && status >= 200 && status < 300;
       if (ok) metrics.spend(charge.area, charge.cost);
       return andThen(ok ? charge.used : store.usage.refundCredits(charge.keyId, charge.period, charge.cost), (used) =>
         charge.limit === null ? null : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) },

@@ -46,6 +46,11 @@ export function findPlan(catalog: PlanCatalog, name: string): Plan | undefined {
 /** Members a plan in `PLANS_FILE` may have; any other is a mistake (a typo would otherwise mean "unlimited"). */
 const PLAN_MEMBERS = ['areas', 'monthly_credits', 'rate_limit_per_minute', 'area_costs'];
 
+/** Members that only annotate the file (`$schema`, `$comment`, `_note`, `description`) and mean nothing to the service. */
+function isAnnotation(member: string): boolean {
+  return member.startsWith('$') || member.startsWith('_') || member === 'description';
+}
+
 /** Credits one successful call in `area` costs on `plan`. */
 export function costOf(plan: Plan, area: Area): number {
   return plan.areaCosts[area] ?? DEFAULT_AREA_COSTS[area];
@@ -71,7 +76,7 @@ function limitOf(value: unknown, where: string): number | null {
 export function parsePlans(doc: unknown): PlanCatalog {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new TypeError('must be a JSON object');
   const input = doc as Record<string, unknown>;
-  const unknownTop = Object.keys(input).filter((member) => member !== 'plans' && member !== 'default_plan');
+  const unknownTop = Object.keys(input).filter((member) => member !== 'plans' && member !== 'default_plan' && !isAnnotation(member));
   if (unknownTop.length > 0) throw new TypeError(`unknown member ${unknownTop.map((m) => JSON.stringify(m)).join(', ')} (known: default_plan, plans)`);
   // No prototype: a plan may be named `constructor` or `__proto__` like any other name.
   const plans: Record<string, Plan> = Object.assign(Object.create(null) as Record<string, Plan>, BUILT_IN_PLANS.plans);
@@ -82,7 +87,7 @@ export function parsePlans(doc: unknown): PlanCatalog {
     for (const [name, raw] of Object.entries(input.plans as Record<string, unknown>)) {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new TypeError(`plan "${name}" must be an object`);
       const p = raw as Record<string, unknown>;
-      const unknown = Object.keys(p).filter((member) => !PLAN_MEMBERS.includes(member));
+      const unknown = Object.keys(p).filter((member) => !PLAN_MEMBERS.includes(member) && !isAnnotation(member));
       if (unknown.length > 0) throw new TypeError(`plan "${name}": unknown member ${unknown.map((m) => JSON.stringify(m)).join(', ')} (known: ${PLAN_MEMBERS.join(', ')})`);
       const areas = p.areas ?? [...AREA_NAMES];
       if (!Array.isArray(areas)) throw new TypeError(`plan "${name}": "areas" must be an array`);

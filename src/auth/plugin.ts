@@ -87,8 +87,7 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) =>
         settle(
           () =>
-            // HEAD runs the GET's work but delivers no result: it costs no credit (it still counts against the rate limit).
-            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free || request.method === 'HEAD'), (pass) => {
+            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free), (pass) => {
               request.principal = pass.principal;
               request.charge = pass.charge;
               if (pass.headers) reply.headers(pass.headers);
@@ -103,7 +102,8 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
           if (!charge) return done(null, payload);
           request.charge = null;
           settle(
-            () => andThen(gate.settle(charge, reply.statusCode), (headers) => void (headers && reply.headers(headers))),
+            // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
+            () => andThen(gate.settle(charge, reply.statusCode, request.method !== 'HEAD'), (headers) => void (headers && reply.headers(headers))),
             () => done(null, payload),
             (err) => done(err),
           );

@@ -42,7 +42,8 @@ export function registerErrorHandling(app: FastifyInstance, onNotFound?: (reques
   app.setErrorHandler((err, request, reply) => {
     const converted = toDevutilError(err);
     // A schema failure of a body sent empty is a 400 invalid_json (src/http/json-body.ts).
-    const e = Array.isArray((err as FastifyError).validation) ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
+    const schemaFailure = err as FastifyError & { validationContext?: string };
+    const e = Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body' ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
     if (e.status >= 500) request.log.error({ err, code: e.code }, 'request failed');
     if (e.headers) reply.headers(e.headers);
     return reply.status(e.status).send(errorBody(e));

@@ -8,7 +8,7 @@ const DESCRIPTION = `devutil: webhook bins and mocks, developer utilities, crypt
 Every error has the body \`{"detail", "code", "errors"?}\`; \`code\` is stable and listed per response.
 Authenticate with \`X-API-Key: dk_...\` (or \`X-Marketplace-Key\` + \`X-Marketplace-Host\` through a
 marketplace proxy). Devtools calls cost 1 credit when they succeed (2xx); other areas are free unless
-the plan says otherwise. Metered responses carry \`X-Credits-Limit\` and \`X-Credits-Remaining\`; rate-limited
+the plan says otherwise (a \`HEAD\` on a metered \`GET\` is checked but costs nothing). Metered responses carry \`X-Credits-Limit\` and \`X-Credits-Remaining\`; rate-limited
 keys get \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (epoch seconds of the
 window's end). A 429 carries \`Retry-After\` in seconds. JSON bodies are limited to 2 MiB and 1000 levels
 of nesting. A body sent empty as \`application/json\` reads as \`{}\` (all defaults, e.g. creating a bin); where \`{}\`

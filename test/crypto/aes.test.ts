@@ -188,6 +188,11 @@ describe('AES-256-GCM encrypt/decrypt', () => {
       assert.deepEqual(res.json().errors, [{ path: 'key', message: 'must be 32 bytes (AES-256), got 48 reading it as base64' }]);
     });
 
+    it('a 64-hex-digit key with a line break (pasted) is still hex', async () => {
+      const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: `${raw.toString('hex').slice(0, 32)}\n${raw.toString('hex').slice(32)}\n` });
+      assert.equal(res.statusCode, 200, res.body);
+    });
+
     it('a 16-byte key in 32 hex digits is refused with a message that says how it was read', async () => {
       const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: '00112233445566778899aabbccddeeff' });
       assert.equal(res.statusCode, 422);

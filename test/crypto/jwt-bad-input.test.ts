@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign, webcrypto } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -132,8 +132,13 @@ describe('JWT bad input', () => {
     const e1 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
     const e2 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
     assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, d: e2.d } }), 'private_key', /does not belong/);
+    // P-384 and P-521 points are derived in a worker thread: the same answers.
+    const p521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
+    const q521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: q521.d } }), 'private_key', /does not belong/);
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: Buffer.alloc(66).toString('base64url') } }), 'private_key', /does not belong/);
     // Consistent JWKs still sign, and the token verifies with the public part.
-    for (const [algorithm, jwk] of [['ES256', a], ['EdDSA', e1]] as const) {
+    for (const [algorithm, jwk] of [['ES256', a], ['EdDSA', e1], ['ES512', p521]] as const) {
       const signed = await post('jwt-generate', { payload: { sub: 'x' }, algorithm, private_key: jwk });
       assert.equal(signed.statusCode, 200, signed.body);
       const { d: _d, ...publicJwk } = jwk;
@@ -155,6 +160,16 @@ describe('JWT bad input', () => {
       const verdict = (await post('jwt-verify', { token, public_key: { ...pub, ...extra } })).json();
       assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' }, JSON.stringify(extra));
     }
+    // WebCrypto names Ed25519 JWKs alg "Ed25519" and gives private ones key_ops ["sign"]: both fit EdDSA, and
+    // a private JWK given to verify stands for its public half.
+    const ed = (await webcrypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    const edPrivate = await webcrypto.subtle.exportKey('jwk', ed.privateKey);
+    const edPublic = await webcrypto.subtle.exportKey('jwk', ed.publicKey);
+    assert.equal(edPrivate.alg, 'Ed25519');
+    const edToken = await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: edPrivate });
+    assert.equal(edToken.statusCode, 200, edToken.body);
+    assert.equal((await post('jwt-verify', { token: edToken.json().token, public_key: edPublic })).json().valid, true);
+    assert.equal((await post('jwt-verify', { token: edToken.json().token, public_key: edPrivate })).json().valid, true);
     // The same as JSON text, and a JWK that allows it.
     assert.equal((await post('jwt-verify', { token, public_key: JSON.stringify({ ...pub, alg: 'PS256' }) })).json().reason, 'algorithm_not_allowed');
     assert.equal((await post('jwt-verify', { token, public_key: { ...pub, alg: 'RS256', use: 'sig', key_ops: ['verify'] } })).json().valid, true);

@@ -264,6 +264,13 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     // Non-overlapping, left to right, as Python's str.replace with a count.
     assert.equal(await resultOf('abab', "replace(@, 'a', 'ba', `2`)"), 'babbab');
     assert.equal(await resultOf(s, 'length(@)'), 3);
+    // Half a character is never found inside a whole one.
+    assert.equal(await resultOf({ s: '\u{1F600}', lo: '\uDE00', hi: '\uD83D' }, 'find_first(s, lo)'), null);
+    assert.equal(await resultOf({ s: '\u{1F600}', lo: '\uDE00', hi: '\uD83D' }, 'find_last(s, hi)'), null);
+    // Plain text takes the same answers (no surrogate: the fast path).
+    assert.equal(await resultOf('abcabc', "find_last(@, 'b', `0`, `4`)"), 1);
+    assert.equal(await resultOf('  ab  ', 'trim(@)'), 'ab');
+    assert.equal(await resultOf('ab', "pad_left(@, `1`)"), 'ab');
   });
 
   it('group_by leaves out elements whose key is null; another non-string key is invalid_type', async () => {
@@ -298,6 +305,14 @@ describe('POST /v1/json-transform: answers and bad input', () => {
   it('to_number reads only strings in the JSON number grammar, else null', async () => {
     assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], '[*].to_number(@)'), [12, -1500, 0]);
     assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], 'map(&to_number(@), @)'), [12, -1500, 0, null, null, null, null, null, null, null, null]);
+  });
+
+  it('string functions on a long string count against the step bound: a projection over many elements stops with a 422', async () => {
+    const data = { s: 'a'.repeat(1_000_000), items: Array.from({ length: 1000 }, (_, i) => i) };
+    const res = await transform({ data, expression: "items[*].find_first($.s, 'b')" });
+    assert.equal(res.statusCode, 422, res.body.slice(0, 200));
+    assert.equal(res.json().code, 'validation_error');
+    assert.match(res.json().detail, /evaluation steps/);
   });
 
   it('error positions count code points', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { registerProbeRoutes } from '../helpers/routes.js';
 
 const json = { 'content-type': 'application/json' };
@@ -62,6 +62,9 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
       assert.deepEqual(res.json(), { code: 'invalid_json', detail: 'The request body is empty but declared as JSON; send a JSON object (with count).' });
     }
+    // Only a failure of the body itself is about the empty body: a bad path parameter stays a 422.
+    const params = await t.app.inject({ method: 'DELETE', url: `/v1/admin/keys/${'k'.repeat(300)}`, headers: { ...json, 'x-admin-token': ADMIN_TOKEN }, payload: '' });
+    assert.equal(params.statusCode, 422, params.body);
     // Without a body at all (no content type), the fields are checked as usual.
     const none = await t.app.inject({ method: 'POST', url: '/test/typed' });
     assert.equal(none.statusCode, 422);

@@ -95,6 +95,9 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"typo":{"monthly_credit":5,"rate_limit_per_minut":3}}}') }), /PLANS_FILE is invalid: plan "typo": unknown member "monthly_credit", "rate_limit_per_minut"/);
     assert.throws(() => loadConfig({ PLANS_FILE: file('{"defaultPlan":"pro"}') }), /PLANS_FILE is invalid: unknown member "defaultPlan"/);
     assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":[]}}') }), /plan "x" must be an object/);
+    // Annotations mean nothing and stop nothing: $schema, $comment, _-prefixed members, description.
+    const annotated = loadConfig({ PLANS_FILE: file('{"$schema":"./plans.schema.json","_note":"x","plans":{"team":{"description":"ours","$comment":"y","monthly_credits":1,"rate_limit_per_minute":2}}}') });
+    assert.equal(annotated.plans.plans.team!.rateLimitPerMinute, 2);
   });
 
   it('PLANS_FILE: names of Object.prototype members are no plan unless the file defines them', () => {

@@ -93,13 +93,16 @@ describe('credits', () => {
     assert.equal(refused.headers['x-credits-remaining'], '1');
   });
 
-  it('HEAD on a metered GET is answered but costs no credit', async () => {
+  it('HEAD on a metered GET is answered but costs no credit; with no credit left it is refused like the GET', async () => {
     const { secret } = await t.newKey('keyed');
-    const head = await t.app.inject({ method: 'HEAD', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
-    assert.equal(head.statusCode, 200);
-    const get = await t.app.inject({ method: 'GET', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
-    assert.equal(get.statusCode, 200);
-    assert.equal(get.headers['x-credits-remaining'], '4');
+    const head = () => t.app.inject({ method: 'HEAD', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
+    const get = () => t.app.inject({ method: 'GET', url: '/v1/auth/generate-key', headers: { 'x-api-key': secret } });
+    const first = await head();
+    assert.equal(first.statusCode, 200);
+    assert.equal(first.headers['x-credits-remaining'], '5');
+    for (let left = 4; left >= 0; left--) assert.equal((await get()).headers['x-credits-remaining'], String(left));
+    assert.equal((await head()).statusCode, 429);
+    assert.equal((await get()).statusCode, 429);
   });
 
   it('credits reset at the start of the next month', async () => {

@@ -32,12 +32,14 @@ function readKeySource(b: KeyFields, allowGenerate: boolean): KeySource {
     }
   }
   if (b.key !== undefined) {
-    const encoding = b.key_encoding ?? (HEX_KEY.test(b.key) ? 'hex' : 'base64');
+    // Spaces and line breaks are layout (decodeBytes skips them), also when telling hex from base64.
+    const compact = b.key.replace(/[ \t\r\n]+/g, '');
+    const encoding = b.key_encoding ?? (HEX_KEY.test(compact) ? 'hex' : 'base64');
     const key = decodeBytes(b.key, encoding, 'key');
     if (key.length !== KEY_BYTES) {
       // Say how the key was read: a short hex key is otherwise read as base64 without a word.
-      const hexLike = b.key_encoding === undefined && /^(?:[0-9a-fA-F]{2})+$/.test(b.key);
-      const read = b.key_encoding ? `as ${b.key_encoding}` : hexLike ? `as base64 (a key is hex only when it is exactly 64 hex digits; as hex these ${b.key.length} digits are ${b.key.length / 2} bytes)` : 'as base64';
+      const hexLike = b.key_encoding === undefined && /^(?:[0-9a-fA-F]{2})+$/.test(compact);
+      const read = b.key_encoding ? `as ${b.key_encoding}` : hexLike ? `as base64 (a key is hex only when it is exactly 64 hex digits; as hex these ${compact.length} digits are ${compact.length / 2} bytes)` : 'as base64';
       throw invalidField('key', `must be ${KEY_BYTES} bytes (AES-256), got ${key.length} reading it ${read}`);
     }
     return { kind: 'key', key };

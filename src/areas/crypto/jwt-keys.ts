@@ -1,6 +1,9 @@
-import { createECDH, createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+import type { MaybePromise } from '../../maybe-promise.js';
+import { ecPublicPoint } from './ec-point.js';
+import { runInWorker } from './crypto-workers.js';
 import { createTtlCache } from '../../ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 import { HmacSecret } from './jwt-algorithms.js';
@@ -64,39 +67,60 @@ export function importPrivateKey(wire: WireKey): KeyObject {
   } catch {
     // reported below with one message for every unusable input
   }
-  if (imported?.type === 'private') {
-    if (typeof key !== 'string' && !publicHalfMatches(key, imported)) {
-      throw invalidField('private_key', 'is a JWK whose public part (x, y) does not belong to its private part (d): its tokens would never verify');
-    }
-    return imported;
-  }
+  if (imported?.type === 'private') return imported;
   throw invalidField('private_key', 'is not a private key (PEM PKCS#8, PKCS#1 or SEC1, or a JWK with its private part)');
 }
 
-/** OpenSSL's names of the JWK curves, for createECDH. */
-const ECDH_CURVES: Record<string, string> = { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1', secp256k1: 'secp256k1' };
+/** OpenSSL's names of the JWK curves, and whether deriving a point there is slow enough (1-2 ms) for a worker. */
+const EC_CURVES: Record<string, { openssl: string; slow: boolean }> = {
+  'P-256': { openssl: 'prime256v1', slow: false },
+  secp256k1: { openssl: 'secp256k1', slow: false },
+  'P-384': { openssl: 'secp384r1', slow: true },
+  'P-521': { openssl: 'secp521r1', slow: true },
+};
+
+/** A JWK coordinate (base64url) as a number's bytes without leading zeros, so `AAEC` and `AQI` compare equal. */
+const coordinate = (text: unknown) => (typeof text === 'string' ? Buffer.from(text, 'base64url').toString('hex').replace(/^(?:00)+/, '') : '');
+
+function mismatchedPair(): never {
+  throw invalidField('private_key', 'is a JWK whose public part (x, y) does not belong to its private part (d): its tokens would never verify');
+}
 
 /**
  * An EC or OKP private JWK carries its public point too, and nothing makes the two agree: for EC,
  * node:crypto keeps the given `x`/`y` and signs with `d`, so a `d` from another key (or 0, or the
- * group order) signs tokens that the key's own public part never verifies. The point is derived
- * from `d` (ECDH for EC; node:crypto derives it for OKP) and compared. RSA JWKs are not checked:
- * that would take a signature.
+ * group order) signs tokens that the key's own public part never verifies. This derives the point
+ * from `d` (node:crypto does it for OKP; ECDH for EC: inline on P-256 and secp256k1, tens of
+ * microseconds, in a worker thread on P-384 and P-521) and refuses a mismatch with a 422 on
+ * `private_key`. PEM keys and RSA JWKs pass (checking an RSA JWK would take a signature).
+ *
+ * @example
+ *   await checkPrivateJwk({ ...p256Jwk, d: otherKeysD }, importedKey) // throws: 422 on private_key
  */
-function publicHalfMatches(jwk: Record<string, unknown>, imported: KeyObject): boolean {
-  try {
-    if (jwk.kty === 'OKP') return createPublicKey(imported).export({ format: 'jwk' }).x === jwk.x;
-    if (jwk.kty !== 'EC') return true;
-    const curve = ECDH_CURVES[String(jwk.crv)];
-    if (curve === undefined || typeof jwk.d !== 'string') return false;
-    const ecdh = createECDH(curve);
-    ecdh.setPrivateKey(Buffer.from(jwk.d, 'base64url'));
-    const point = ecdh.getPublicKey(); // 0x04 || X || Y
-    const size = (point.length - 1) / 2;
-    return point.subarray(1, 1 + size).toString('base64url') === jwk.x && point.subarray(1 + size).toString('base64url') === jwk.y;
-  } catch {
-    return false; // d out of range (0, or not below the group order)
+export function checkPrivateJwk(wire: WireKey, imported: KeyObject): MaybePromise<void> {
+  const jwk = wireKeyOf(wire);
+  if (typeof jwk === 'string') return undefined;
+  if (jwk.kty === 'OKP') {
+    if (coordinate(createPublicKey(imported).export({ format: 'jwk' }).x) !== coordinate(jwk.x)) mismatchedPair();
+    return undefined;
   }
+  const curve = jwk.kty === 'EC' ? EC_CURVES[String(jwk.crv)] : undefined;
+  if (curve === undefined || typeof jwk.d !== 'string') return undefined;
+  const compare = (point: string) => {
+    const bytes = Buffer.from(point, 'base64url'); // 0x04 || X || Y
+    const size = (bytes.length - 1) / 2;
+    const x = bytes.subarray(1, 1 + size).toString('base64url');
+    const y = bytes.subarray(1 + size).toString('base64url');
+    if (coordinate(x) !== coordinate(jwk.x) || coordinate(y) !== coordinate(jwk.y)) mismatchedPair();
+  };
+  if (curve.slow) return runInWorker('ec-public-point', curve.openssl, jwk.d).then(compare, mismatchedPair);
+  let point: string;
+  try {
+    point = ecPublicPoint(curve.openssl, jwk.d);
+  } catch {
+    return mismatchedPair(); // d out of range (0, or not below the group order)
+  }
+  return compare(point);
 }
 
 /**
@@ -157,8 +181,12 @@ export function importPublicKey(wire: WireKey): KeyObject {
 export function jwkRefusal(wire: WireKey, alg: string, operation: 'sign' | 'verify'): string | undefined {
   const key = wireKeyOf(wire);
   if (typeof key === 'string') return undefined;
-  if (typeof key.alg === 'string' && key.alg !== alg) return `is a JWK for alg ${key.alg} only`;
+  // WebCrypto (and RFC 9864) name Ed25519/Ed448 keys by their curve; JWS calls both EdDSA.
+  const keyAlg = key.alg === 'Ed25519' || key.alg === 'Ed448' ? 'EdDSA' : key.alg;
+  if (typeof keyAlg === 'string' && keyAlg !== alg) return `is a JWK for alg ${String(key.alg)} only`;
   if (typeof key.use === 'string' && key.use !== 'sig') return `is a JWK for use "${key.use}", not signatures`;
-  if (Array.isArray(key.key_ops) && !key.key_ops.includes(operation)) return `is a JWK whose key_ops (${key.key_ops.join(', ')}) do not include "${operation}"`;
+  // A private JWK given to verify is reduced to its public half, which may verify whatever the private half may sign.
+  const allowed = operation === 'verify' && Object.hasOwn(key, 'd') ? ['verify', 'sign'] : [operation];
+  if (Array.isArray(key.key_ops) && !key.key_ops.some((op) => allowed.includes(op))) return `is a JWK whose key_ops (${key.key_ops.join(', ')}) do not include "${operation}"`;
   return undefined;
 }

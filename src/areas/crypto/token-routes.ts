@@ -1,10 +1,12 @@
+import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError, invalidField } from '../../errors.js';
+import { andThen } from '../../maybe-promise.js';
 import type { ByteEncoding } from './bytes.js';
 import { JWT_ALGORITHMS, type JwtAlgorithmName } from './jwt-algorithms.js';
 import { decodeJwt, JwtMalformedError } from './jwt-decode.js';
-import { importHmacSecret, importPrivateKey, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
+import { checkPrivateJwk, importHmacSecret, importPrivateKey, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import {
   jwtDecodeBody,
   jwtDecodeResponse,
@@ -74,7 +76,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
     const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
     const refusal = isHmac ? undefined : jwkRefusal(b.private_key!, b.algorithm, 'sign');
     if (refusal) throw invalidField('private_key', refusal);
-    return signJwt({
+    return andThen(isHmac ? undefined : checkPrivateJwk(b.private_key!, key as KeyObject), () => signJwt({
       algorithm: b.algorithm,
       key,
       keyField,
@@ -86,7 +88,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       audience: b.audience,
       header: b.header,
       now: ctx.now(),
-    });
+    }));
   });
 
   postTool(app, '/v1/auth/jwt-verify', {

@@ -1,7 +1,7 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { compareCodePoints } from './code-points.js';
 import { guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
-import { CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
+import { chargeStringWorkTo, CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { type: string; name?: string; operator?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };
@@ -141,6 +141,7 @@ export class SafeInterpreter extends BaseClass {
 
   override search(node: Node, value: Json): Json {
     this.budget = { left: MAX_STEPS };
+    chargeStringWorkTo(this.budget);
     return super.search(node, value);
   }
 

@@ -9,9 +9,34 @@
  * whitespace). Argument types and counts are checked by the runtime before these run.
  */
 
+import { spend, type Budget } from './jmespath-budget.js';
+
 type StringFunction = (args: unknown[]) => unknown;
 
-const codePoints = (text: string): string[] => Array.from(text);
+/** The running evaluation's step budget (evaluation is synchronous: one at a time). */
+let budget: Budget = { left: Infinity };
+
+/**
+ * Charge these functions' work to `current` from now on: a scan of a long string costs steps
+ * (one per 64 UTF-16 units), so a projection calling them on a megabyte string for each of many
+ * elements stops at the evaluation's step bound instead of running for minutes.
+ */
+export function chargeStringWorkTo(current: Budget): void {
+  budget = current;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The string's characters: its UTF-16 units when it has no surrogate (then they are its code points), else its code points. */
+function characters(text: string): string | string[] {
+  spend(budget, Math.ceil(text.length / 64));
+  return SURROGATE.test(text) ? Array.from(text) : text;
+}
+
+const codePoints = (text: string): string[] => {
+  const chars = characters(text);
+  return typeof chars === 'string' ? chars.split('') : chars;
+};
 
 /** Code points in the first `units` UTF-16 units of `text`. */
 function codePointOffset(text: string, units: number): number {
@@ -44,12 +69,14 @@ function find(last: boolean): StringFunction {
     const text = subject as string;
     const needle = search as string;
     if (text === '' || needle === '') return null;
-    const points = codePoints(text);
+    // A needle that starts with a lone low surrogate or ends with a lone high one would match inside a character.
+    if (/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(needle)) return null;
+    const chars = characters(text);
     const from = Math.max(ensureInteger(start ?? 0), 0);
-    const to = Math.min(ensureInteger(end ?? points.length), points.length);
-    const window = points.slice(from, to).join('');
+    const to = Math.min(ensureInteger(end ?? chars.length), chars.length);
+    const window = typeof chars === 'string' ? chars.slice(from, to) : chars.slice(from, to).join('');
     const at = last ? window.lastIndexOf(needle) : window.indexOf(needle);
-    return at < 0 ? null : from + codePointOffset(window, at);
+    return at < 0 ? null : from + (typeof chars === 'string' ? at : codePointOffset(window, at));
   };
 }
 
@@ -58,7 +85,7 @@ function pad(name: string, left: boolean): StringFunction {
   return ([subject, width, padding]) => {
     const fill = padding === undefined || padding === '' ? ' ' : (padding as string);
     if (codePoints(fill).length > 1) throw new Error(`invalid value, ${name} expects its 'pad' parameter to be a valid string with a single codepoint`);
-    const missing = ensureNonNegativeInteger(width) - codePoints(subject as string).length;
+    const missing = ensureNonNegativeInteger(width) - characters(subject as string).length;
     if (missing <= 0) return subject;
     return left ? fill.repeat(missing) + (subject as string) : (subject as string) + fill.repeat(missing);
   };
@@ -76,6 +103,7 @@ const replace: StringFunction = ([subject, old, by, count]) => {
     for (let i = 0; i <= points.length; i++) out += (i < limit ? (by as string) : '') + (points[i] ?? '');
     return out;
   }
+  spend(budget, Math.ceil(text.length / 64));
   let out = '';
   let pos = 0;
   for (let n = 0; n < limit; n++) {
@@ -93,7 +121,7 @@ const split: StringFunction = ([subject, separator, count]) => {
   const sep = separator as string;
   if (text === '' && sep === '') return [];
   const max = count === undefined || count === null ? Infinity : ensureNonNegativeInteger(count);
-  const pieces = sep === '' ? codePoints(text) : text.split(sep);
+  const pieces = sep === '' ? codePoints(text) : (spend(budget, Math.ceil(text.length / 64)), text.split(sep));
   if (max >= pieces.length - 1) return pieces;
   return [...pieces.slice(0, max), pieces.slice(max).join(sep)];
 };
@@ -103,14 +131,14 @@ const WHITESPACE = /^[\s\x85]$/u;
 /** `trim` / `trim_left` / `trim_right`: code points in `chars` (default: whitespace) removed from the chosen ends. */
 function trim(left: boolean, right: boolean): StringFunction {
   return ([subject, chars]) => {
-    const points = codePoints(subject as string);
+    const points = characters(subject as string);
     const set = chars === undefined || chars === '' ? undefined : new Set(codePoints(chars as string));
-    const strip = (c: string) => (set ? set.has(c) : WHITESPACE.test(c));
+    const strip = (c: string | undefined) => c !== undefined && (set ? set.has(c) : WHITESPACE.test(c));
     let from = 0;
     let to = points.length;
-    if (left) while (from < to && strip(points[from]!)) from++;
-    if (right) while (to > from && strip(points[to - 1]!)) to--;
-    return points.slice(from, to).join('');
+    if (left) while (from < to && strip(points[from])) from++;
+    if (right) while (to > from && strip(points[to - 1])) to--;
+    return typeof points === 'string' ? points.slice(from, to) : points.slice(from, to).join('');
   };
 }
 

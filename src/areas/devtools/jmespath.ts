@@ -99,7 +99,7 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
     if (err instanceof RangeError) throw tooDeep('expression');
     const e = err as Error;
     if (e instanceof JmespathLexError) throw invalidExpression(expression, 'lexer', `Lexer error: ${e.message}`, e.position);
-    const position = locateParseError(expression, libOptions);
+    const position = locateParseError(separateMinusSigns(expression), libOptions);
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
   cache.set(expression, ast);
