@@ -50,5 +50,8 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
   const reopened = new Database(join(dir, 'devutil.db'), { readonly: true });
   assert.equal(reopened.pragma('user_version', { simple: true }), MIGRATIONS.length);
   assert.equal(reopened.pragma('integrity_check', { simple: true }), 'ok');
+  // Version 3: no index on the random request id, one on the bin that carries it.
+  const indexes = reopened.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'captured_requests'").all();
+  assert.deepEqual(indexes, [{ name: 'captured_requests_by_bin', sql: 'CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, bin_seq, id)' }]);
   reopened.close();
 });

@@ -90,7 +90,8 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? ORDER BY bin_seq DESC LIMIT ? OFFSET ?`,
   );
   const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
-  const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests WHERE id = ? AND bin_id = ?');
+  // Within the bin's range of its index, which carries the id (the table has no index on id alone).
+  const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests INDEXED BY captured_requests_by_bin WHERE id = ? AND bin_id = ?');
 
   const announce = ({ channel, message }: Announcement) => {
     if (pubsub.hasSubscribers?.(channel) === false) return;
