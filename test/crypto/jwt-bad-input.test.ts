@@ -132,6 +132,11 @@ describe('JWT bad input', () => {
     const e1 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
     const e2 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
     assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, d: e2.d } }), 'private_key', /does not belong/);
+    // An OKP x is a fixed-length byte string: leading zero bytes make it another (unusable) key.
+    const padded = Buffer.concat([Buffer.alloc(2), Buffer.from(e1.x!, 'base64url')]).toString('base64url');
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, x: padded } }), 'private_key');
+    // A key of the wrong curve is refused for that before any point is derived.
+    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES256', private_key: generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' }) }), 'private_key', /ES256 needs a P-256 key/);
     // P-384 and P-521 points are derived in a worker thread: the same answers.
     const p521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
     const q521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
@@ -170,6 +175,9 @@ describe('JWT bad input', () => {
     assert.equal(edToken.statusCode, 200, edToken.body);
     assert.equal((await post('jwt-verify', { token: edToken.json().token, public_key: edPublic })).json().valid, true);
     assert.equal((await post('jwt-verify', { token: edToken.json().token, public_key: edPrivate })).json().valid, true);
+    // alg "Ed448" on an Ed25519 key is no EdDSA label: it names another curve.
+    const mislabelled = await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...edPrivate, alg: 'Ed448' } });
+    assertFieldError(mislabelled, 'private_key', /JWK for alg Ed448 only/);
     // The same as JSON text, and a JWK that allows it.
     assert.equal((await post('jwt-verify', { token, public_key: JSON.stringify({ ...pub, alg: 'PS256' }) })).json().reason, 'algorithm_not_allowed');
     assert.equal((await post('jwt-verify', { token, public_key: { ...pub, alg: 'RS256', use: 'sig', key_ops: ['verify'] } })).json().valid, true);

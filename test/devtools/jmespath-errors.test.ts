@@ -267,6 +267,15 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     // Half a character is never found inside a whole one.
     assert.equal(await resultOf({ s: '\u{1F600}', lo: '\uDE00', hi: '\uD83D' }, 'find_first(s, lo)'), null);
     assert.equal(await resultOf({ s: '\u{1F600}', lo: '\uDE00', hi: '\uD83D' }, 'find_last(s, hi)'), null);
+    // A lone surrogate that is a whole code point of the text is found; split and replace never cut a pair either.
+    assert.equal(await resultOf({ s: 'a\uDC00' }, "find_first(s, '\\uDC00')"), null); // a raw string: no escapes, 6 characters
+    assert.equal(await resultOf({ s: 'a\uDC00', n: '\uDC00' }, 'find_first(s, n)'), 1);
+    assert.deepEqual(await resultOf({ s: '\u{1F600}x\u{1F600}', n: '\uDE00' }, 'split(s, n)'), ['\u{1F600}x\u{1F600}']);
+    assert.equal(await resultOf({ s: '\u{1F600}', n: '\uDE00' }, "replace(s, n, 'x')"), '\u{1F600}');
+    assert.deepEqual(await resultOf({ s: 'a\u{1F600}b\u{1F600}c', n: '\u{1F600}' }, 'split(s, n)'), ['a', 'b', 'c']);
+    // find_last counts overlapping occurrences, as rfind does.
+    assert.equal(await resultOf('aaa', "find_last(@, 'aa')"), 1);
+    assert.equal(await resultOf('a\u{1F600}a\u{1F600}a', "find_last(@, 'a\u{1F600}a')"), 2);
     // Plain text takes the same answers (no surrogate: the fast path).
     assert.equal(await resultOf('abcabc', "find_last(@, 'b', `0`, `4`)"), 1);
     assert.equal(await resultOf('  ab  ', 'trim(@)'), 'ab');
@@ -313,6 +322,17 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(res.statusCode, 422, res.body.slice(0, 200));
     assert.equal(res.json().code, 'validation_error');
     assert.match(res.json().detail, /evaluation steps/);
+  });
+
+  it('what string functions build counts against the step bound: a projection of split on a megabyte string stops with a 422, not an out-of-memory crash', async () => {
+    const data = { s: 'a'.repeat(1_000_000), xs: Array.from({ length: 200 }, (_, i) => i) };
+    for (const expression of ["let $s = s in xs[*].split($s, '')", "let $s = s in xs[*].replace($s, 'a', 'bb')", "[xs, xs][*][*].pad_left('x', `100000`)", 'let $s = s in xs[*].join(\'\', [$s, $s])']) {
+      const res = await transform({ data, expression });
+      assert.equal(res.statusCode, 422, `${expression}: ${res.body.slice(0, 200)}`);
+      assert.match(res.json().detail, /evaluation steps/, expression);
+    }
+    // One call of that size is fine.
+    assert.equal((await transform({ data, expression: "length(split(s, ''))" })).json().result, 1_000_000);
   });
 
   it('error positions count code points', async () => {

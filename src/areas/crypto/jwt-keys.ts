@@ -79,7 +79,7 @@ const EC_CURVES: Record<string, { openssl: string; slow: boolean }> = {
   'P-521': { openssl: 'secp521r1', slow: true },
 };
 
-/** A JWK coordinate (base64url) as a number's bytes without leading zeros, so `AAEC` and `AQI` compare equal. */
+/** An EC JWK coordinate (base64url) as a number's bytes without leading zeros, so `AAEC` and `AQI` compare equal (node:crypto accepts both). */
 const coordinate = (text: unknown) => (typeof text === 'string' ? Buffer.from(text, 'base64url').toString('hex').replace(/^(?:00)+/, '') : '');
 
 function mismatchedPair(): never {
@@ -101,26 +101,22 @@ export function checkPrivateJwk(wire: WireKey, imported: KeyObject): MaybePromis
   const jwk = wireKeyOf(wire);
   if (typeof jwk === 'string') return undefined;
   if (jwk.kty === 'OKP') {
-    if (coordinate(createPublicKey(imported).export({ format: 'jwk' }).x) !== coordinate(jwk.x)) mismatchedPair();
+    // An OKP `x` is a fixed-length byte string (RFC 8037), compared byte for byte.
+    if (createPublicKey(imported).export({ format: 'jwk' }).x !== jwk.x) mismatchedPair();
     return undefined;
   }
   const curve = jwk.kty === 'EC' ? EC_CURVES[String(jwk.crv)] : undefined;
   if (curve === undefined || typeof jwk.d !== 'string') return undefined;
-  const compare = (point: string) => {
+  // A worker that fails is the service's fault (a 5xx), not the key's: only an invalid scalar (null) refuses it.
+  const compare = (point: string | null) => {
+    if (point === null) mismatchedPair(); // d out of range (0, or not below the group order)
     const bytes = Buffer.from(point, 'base64url'); // 0x04 || X || Y
     const size = (bytes.length - 1) / 2;
     const x = bytes.subarray(1, 1 + size).toString('base64url');
     const y = bytes.subarray(1 + size).toString('base64url');
     if (coordinate(x) !== coordinate(jwk.x) || coordinate(y) !== coordinate(jwk.y)) mismatchedPair();
   };
-  if (curve.slow) return runInWorker('ec-public-point', curve.openssl, jwk.d).then(compare, mismatchedPair);
-  let point: string;
-  try {
-    point = ecPublicPoint(curve.openssl, jwk.d);
-  } catch {
-    return mismatchedPair(); // d out of range (0, or not below the group order)
-  }
-  return compare(point);
+  return curve.slow ? runInWorker('ec-public-point', curve.openssl, jwk.d).then(compare) : compare(ecPublicPoint(curve.openssl, jwk.d));
 }
 
 /**
@@ -182,7 +178,7 @@ export function jwkRefusal(wire: WireKey, alg: string, operation: 'sign' | 'veri
   const key = wireKeyOf(wire);
   if (typeof key === 'string') return undefined;
   // WebCrypto (and RFC 9864) name Ed25519/Ed448 keys by their curve; JWS calls both EdDSA.
-  const keyAlg = key.alg === 'Ed25519' || key.alg === 'Ed448' ? 'EdDSA' : key.alg;
+  const keyAlg = (key.alg === 'Ed25519' || key.alg === 'Ed448') && key.alg === key.crv ? 'EdDSA' : key.alg;
   if (typeof keyAlg === 'string' && keyAlg !== alg) return `is a JWK for alg ${String(key.alg)} only`;
   if (typeof key.use === 'string' && key.use !== 'sig') return `is a JWK for use "${key.use}", not signatures`;
   // A private JWK given to verify is reduced to its public half, which may verify whatever the private half may sign.

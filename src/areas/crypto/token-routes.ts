@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { DevutilError, invalidField } from '../../errors.js';
 import { andThen } from '../../maybe-promise.js';
 import type { ByteEncoding } from './bytes.js';
-import { JWT_ALGORITHMS, type JwtAlgorithmName } from './jwt-algorithms.js';
+import { JWT_ALGORITHMS, keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
 import { decodeJwt, JwtMalformedError } from './jwt-decode.js';
 import { checkPrivateJwk, importHmacSecret, importPrivateKey, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import {
@@ -74,7 +74,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
     if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
     if (b[keyField as keyof JwtGenerateWire] === undefined) throw invalidField(keyField, `is required for ${b.algorithm}`);
     const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
-    const refusal = isHmac ? undefined : jwkRefusal(b.private_key!, b.algorithm, 'sign');
+    const refusal = isHmac ? undefined : (keyMismatch(b.algorithm, key) ?? jwkRefusal(b.private_key!, b.algorithm, 'sign'));
     if (refusal) throw invalidField('private_key', refusal);
     return andThen(isHmac ? undefined : checkPrivateJwk(b.private_key!, key as KeyObject), () => signJwt({
       algorithm: b.algorithm,

@@ -1,7 +1,7 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { compareCodePoints } from './code-points.js';
-import { guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
-import { chargeStringWorkTo, CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
+import { chargeStringWorkTo, guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
+import { CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Node = { type: string; name?: string; operator?: string; value?: unknown; children?: Array<{ name: string; value: Node }> };

@@ -9,34 +9,52 @@
  * whitespace). Argument types and counts are checked by the runtime before these run.
  */
 
-import { spend, type Budget } from './jmespath-budget.js';
+import { chargeBuilt, chargeScan } from './jmespath-budget.js';
 
 type StringFunction = (args: unknown[]) => unknown;
 
-/** The running evaluation's step budget (evaluation is synchronous: one at a time). */
-let budget: Budget = { left: Infinity };
-
-/**
- * Charge these functions' work to `current` from now on: a scan of a long string costs steps
- * (one per 64 UTF-16 units), so a projection calling them on a megabyte string for each of many
- * elements stops at the evaluation's step bound instead of running for minutes.
- */
-export function chargeStringWorkTo(current: Budget): void {
-  budget = current;
-}
-
 const SURROGATE = /[\uD800-\uDFFF]/;
 
-/** The string's characters: its UTF-16 units when it has no surrogate (then they are its code points), else its code points. */
+/**
+ * The string's characters: its UTF-16 units when it has no surrogate (then they are its code
+ * points), else an array of its code points (charged as built: one string per character).
+ */
 function characters(text: string): string | string[] {
-  spend(budget, Math.ceil(text.length / 64));
-  return SURROGATE.test(text) ? Array.from(text) : text;
+  chargeScan(text.length);
+  if (!SURROGATE.test(text)) return text;
+  chargeBuilt(text.length);
+  return Array.from(text);
 }
 
 const codePoints = (text: string): string[] => {
   const chars = characters(text);
   return typeof chars === 'string' ? chars.split('') : chars;
 };
+
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/** Whether UTF-16 offset `at` of `text` falls between two code points (not inside a surrogate pair). */
+function onBoundary(text: string, at: number): boolean {
+  return at <= 0 || at >= text.length || !(isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at)));
+}
+
+/**
+ * UTF-16 offsets of the non-overlapping occurrences of `needle` (not empty) in `text`, left to
+ * right, at most `limit`: only matches that start and end between code points, so half of an
+ * emoji never matches the half it spells.
+ */
+function occurrences(text: string, needle: string, limit = Infinity): number[] {
+  const found: number[] = [];
+  const checkEdges = SURROGATE.test(needle) || SURROGATE.test(text);
+  for (let at = text.indexOf(needle); at >= 0 && found.length < limit; ) {
+    if (!checkEdges || (onBoundary(text, at) && onBoundary(text, at + needle.length))) {
+      found.push(at);
+      at = text.indexOf(needle, at + needle.length);
+    } else at = text.indexOf(needle, at + 1);
+  }
+  return found;
+}
 
 /** Code points in the first `units` UTF-16 units of `text`. */
 function codePointOffset(text: string, units: number): number {
@@ -69,15 +87,22 @@ function find(last: boolean): StringFunction {
     const text = subject as string;
     const needle = search as string;
     if (text === '' || needle === '') return null;
-    // A needle that starts with a lone low surrogate or ends with a lone high one would match inside a character.
-    if (/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(needle)) return null;
     const chars = characters(text);
     const from = Math.max(ensureInteger(start ?? 0), 0);
     const to = Math.min(ensureInteger(end ?? chars.length), chars.length);
     const window = typeof chars === 'string' ? chars.slice(from, to) : chars.slice(from, to).join('');
-    const at = last ? window.lastIndexOf(needle) : window.indexOf(needle);
-    return at < 0 ? null : from + (typeof chars === 'string' ? at : codePointOffset(window, at));
+    const at = last ? lastOccurrence(window, needle) : (occurrences(window, needle, 1)[0] ?? -1);
+    if (at < 0) return null;
+    return from + (typeof chars === 'string' ? at : codePointOffset(window, at));
   };
+}
+
+/** The last offset where `needle` occurs between code points (overlapping occurrences count, as rfind), or -1. */
+function lastOccurrence(window: string, needle: string): number {
+  for (let at = window.lastIndexOf(needle); at >= 0; at = at === 0 ? -1 : window.lastIndexOf(needle, at - 1)) {
+    if (onBoundary(window, at) && onBoundary(window, at + needle.length)) return at;
+  }
+  return -1;
 }
 
 /** `pad_left` / `pad_right`: the subject widened to `width` code points with one padding code point (default a space). */
@@ -87,6 +112,7 @@ function pad(name: string, left: boolean): StringFunction {
     if (codePoints(fill).length > 1) throw new Error(`invalid value, ${name} expects its 'pad' parameter to be a valid string with a single codepoint`);
     const missing = ensureNonNegativeInteger(width) - characters(subject as string).length;
     if (missing <= 0) return subject;
+    chargeBuilt(missing * fill.length);
     return left ? fill.repeat(missing) + (subject as string) : (subject as string) + fill.repeat(missing);
   };
 }
@@ -103,12 +129,9 @@ const replace: StringFunction = ([subject, old, by, count]) => {
     for (let i = 0; i <= points.length; i++) out += (i < limit ? (by as string) : '') + (points[i] ?? '');
     return out;
   }
-  spend(budget, Math.ceil(text.length / 64));
   let out = '';
   let pos = 0;
-  for (let n = 0; n < limit; n++) {
-    const at = text.indexOf(search, pos);
-    if (at < 0) break;
+  for (const at of occurrences(text, search, limit)) {
     out += text.slice(pos, at) + (by as string);
     pos = at + search.length;
   }
@@ -121,7 +144,20 @@ const split: StringFunction = ([subject, separator, count]) => {
   const sep = separator as string;
   if (text === '' && sep === '') return [];
   const max = count === undefined || count === null ? Infinity : ensureNonNegativeInteger(count);
-  const pieces = sep === '' ? codePoints(text) : (spend(budget, Math.ceil(text.length / 64)), text.split(sep));
+  let pieces: string[];
+  if (sep === '') pieces = codePoints(text);
+  else {
+    chargeScan(text.length);
+    pieces = [];
+    let pos = 0;
+    for (const at of occurrences(text, sep)) {
+      pieces.push(text.slice(pos, at));
+      pos = at + sep.length;
+    }
+    pieces.push(text.slice(pos));
+  }
+  // Each piece is a string the result holds: charged as 16 characters built.
+  chargeBuilt(16 * pieces.length);
   if (max >= pieces.length - 1) return pieces;
   return [...pieces.slice(0, max), pieces.slice(max).join(sep)];
 };
