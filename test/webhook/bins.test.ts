@@ -74,6 +74,13 @@ describe('bins: create, read, list, delete', () => {
     assert.deepEqual(res.json().errors, [{ path: 'name', message: 'must NOT have more than 128 characters' }]);
   });
 
+  it('a lone surrogate in a name is U+FFFD at creation and on every read (as stored)', async () => {
+    const bin = await createBin(t, { name: 'a\ud800b' });
+    assert.equal(bin.name, 'a\ufffdb');
+    const read = await t.app.inject({ method: 'GET', url: `/v1/bins/${bin.bin_id}`, headers: t.auth });
+    assert.equal(read.json().bin.name, 'a\ufffdb');
+  });
+
   it('POST /v1/bins without a key is 401', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/bins', payload: {} });
     assert.equal(res.statusCode, 401);

@@ -86,6 +86,13 @@ describe('live stream (SSE over a real socket)', () => {
     assert.equal((await jsonOf(foreign)).code, 'not_found');
   });
 
+  it('HEAD answers the stream\'s headers at once, without a stream', async () => {
+    const binId = await createBin(t);
+    const res = await fetch(`${base}/v1/bins/${binId}/stream`, { method: 'HEAD', headers: { 'x-api-key': t.apiKey }, signal: AbortSignal.timeout(5000) });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+  });
+
   it('sends one request event per capture, in capture order, with the summary as data', async () => {
     const binId = await createBin(t);
     const stream = await openStream(base, binId, t.apiKey);

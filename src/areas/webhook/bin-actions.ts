@@ -34,7 +34,8 @@ export async function createBin(store: Store, input: NewBin, now: number): Promi
   const bin: BinRecord = {
     id: newId('bin_'),
     ownerKeyId: input.ownerKeyId,
-    name: input.name ?? null,
+    // A lone surrogate becomes U+FFFD, as UTF-8 storage would return it (and as mock names do).
+    name: input.name === undefined ? null : (input.name as string & { toWellFormed(): string }).toWellFormed(),
     createdAt: now,
     expiresAt: now + (input.ttlSeconds ?? DEFAULT_BIN_TTL_SECONDS) * 1000,
     requestCount: 0,

@@ -13,8 +13,9 @@ function mockFields(withDefaults: boolean) {
     headers: {
       type: 'object',
       maxProperties: 50,
+      propertyNames: { maxLength: 256 },
       additionalProperties: { type: 'string', maxLength: 8192 },
-      description: 'Extra response headers. Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
+      description: 'Extra response headers (names up to 256 characters, values up to 8192). Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
         '`content-length`, `transfer-encoding`, `x-mock-id`, `x-content-type-options` and `content-security-policy` are refused.',
     },
     body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty), served as UTF-8; a lone surrogate (`\\ud800`) is stored and served as U+FFFD. Not with `response_body`.' },
@@ -27,7 +28,8 @@ function mockFields(withDefaults: boolean) {
     ttl_seconds: { type: 'integer', minimum: 60, maximum: 172800, ...d(86400), description: '60 to 172800 (default 86400).' },
     method: {
       type: withDefaults ? 'string' : ['string', 'null'], pattern: TOKEN_PATTERN, maxLength: 32,
-      description: 'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD.',
+      not: { type: 'string', pattern: '^[Cc][Oo][Nn][Nn][Ee][Cc][Tt]$' },
+      description: 'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. CONNECT is refused (a tunnel request, never served).',
     },
     path: {
       type: withDefaults ? 'string' : ['string', 'null'], pattern: '^/[^?#\\s]*$', maxLength: 1024,

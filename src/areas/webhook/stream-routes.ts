@@ -56,6 +56,8 @@ export default async function streamRoutes(app: FastifyInstance, ctx: AppContext
   }, async (request, reply) => {
     const { bin_id: binId } = request.params as { bin_id: string };
     await findOwnedBin(store, binId, callerKeyId(request), now());
+    // HEAD: the stream's headers, at once, and no stream.
+    if (request.method === 'HEAD') return reply.code(200).headers(SSE_HEADERS).send();
     const res = reply.raw;
     let ended = false;
     let heartbeat: NodeJS.Timeout | undefined;
