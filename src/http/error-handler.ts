@@ -29,6 +29,13 @@ export function toDevutilError(err: unknown): DevutilError {
   const framework = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
   if (framework) return framework();
   if (e instanceof SyntaxError && e.statusCode === 400) return new DevutilError('invalid_json', `The request body is not valid JSON: ${e.message}`);
+  // V8's longest string (about 512 MiB) passed while building an answer: the request asked for too much.
+  if (e instanceof RangeError && /Invalid string length/.test(e.message)) {
+    return new DevutilError('validation_error', 'The answer would be larger than the server can build; ask for less.', {
+      errors: [{ path: 'body', message: 'asks for an answer too large to build' }],
+      cause: err,
+    });
+  }
   const status = typeof e?.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) return new DevutilError(codeForStatus(status), e.message);
   return new DevutilError('internal_error', undefined, { cause: err });

@@ -76,6 +76,35 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     });
   }
 
+  it('a type whose data a locale lacks (az_AZ has no name prefixes) is a 422 on that field, not a 500', async () => {
+    for (const [locale, type] of [['az_AZ', 'prefix'], ['az_AZ', 'state'], ['en_HK', 'zip_code']]) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type }], locale } });
+      assert.equal(res.statusCode, 422, `${locale} ${type}: ${res.body}`);
+      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['fields[0]']);
+      assert.match(res.json().detail, /cannot be generated with these options in this locale \(The locale data for/);
+    }
+  });
+
+  it('every type with its default options in every locale answers 200 or 422, never a 5xx', async () => {
+    const types = (await t.app.inject({ method: 'GET', url: '/v1/mock-data/types', headers: t.auth })).json().types as { name: string }[];
+    const locales = (await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } })).json().detail.match(/[a-z]{2,3}_[A-Z]{2}/g) as string[];
+    assert.ok(types.length >= 50 && locales.length >= 20, `${types.length} types, ${locales.length} locales`);
+    for (const locale of locales) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: types.map((x, i) => ({ name: `f${i}`, type: x.name })), locale, rows: 1 } });
+      assert.ok(res.statusCode < 500, `${locale}: ${res.body.slice(0, 300)}`);
+      for (const type of types) {
+        const one = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type: type.name }], locale, rows: 2, seed: 3 } });
+        assert.ok(one.statusCode === 200 || one.statusCode === 422, `${locale} ${type.name}: ${one.statusCode} ${one.body.slice(0, 200)}`);
+      }
+    }
+  });
+
+  it('a date bound that parses to no instant (a leap second) is a 422 on the field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type: 'datetime', options: { from: '2016-12-31T23:59:60Z' } }] } });
+    assert.equal(res.statusCode, 422, res.body);
+    assert.match(res.json().detail, /Invalid from date/);
+  });
+
   it('the unknown-locale detail lists the supported locales', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
     assert.match(res.json().detail, /Supported: .*de_DE.*en_US.*fr_FR.*ja_JP/);

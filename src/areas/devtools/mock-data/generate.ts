@@ -52,6 +52,14 @@ function measureValue(value: unknown): number {
 }
 
 /** One generator per field, nullable wrapping included; option problems become 422s. */
+/** The 422 for a field whose values cannot be drawn with its options in this locale (Faker's own message, first line). */
+function cannotGenerate(err: unknown, index: number, field: MockField): DevutilError {
+  if (err instanceof DevutilError) return err;
+  const why = String((err as Error)?.message ?? err).split('\n')[0]!.trim();
+  const message = `cannot be generated with these options in this locale (${why})`;
+  return new DevutilError('validation_error', `fields[${index}] (${field.type}) ${message}.`, { errors: [{ path: `fields[${index}]`, message }], cause: err });
+}
+
 function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
   const seen = new Set<string>();
   return fields.map((field, i) => {
@@ -63,14 +71,23 @@ function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
     seen.add(field.name);
     const type = findFieldType(field.type, `fields[${i}].type`);
     const options = resolveOptions(type, field.options, `fields[${i}].options`);
-    let generate: ValueGenerator;
+    let created: ValueGenerator;
     try {
-      generate = type.create(faker, options);
+      created = type.create(faker, options);
     } catch (err) {
-      if (!(err instanceof OptionError)) throw err;
+      if (!(err instanceof OptionError)) throw cannotGenerate(err, i, field);
       const path = `fields[${i}].options.${err.option}`;
       throw new DevutilError('validation_error', `${path} ${err.message}.`, { errors: [{ path, message: err.message }] });
     }
+    // Faker refuses some combinations only when drawing (a locale without that data, an integer
+    // range with no integer in it): the field's fault, answered as a 422 on it.
+    const generate: ValueGenerator = (row) => {
+      try {
+        return created(row);
+      } catch (err) {
+        throw cannotGenerate(err, i, field);
+      }
+    };
     if (!options.nullable) return generate;
     const ratio = options.null_ratio as number;
     return (row) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row));
