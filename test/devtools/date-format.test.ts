@@ -184,6 +184,8 @@ describe('POST /v1/date-format: bad input', () => {
     ['an input_format the date does not match', { date: '2026/03/08', input_format: '%Y-%m-%d' }, 'date'],
     ['an impossible date under input_format', { date: '30.02.2026', input_format: '%d.%m.%Y' }, 'date'],
     ['an input_format directive that cannot be parsed', { date: '10 2026', input_format: '%U %Y' }, 'input_format'],
+    // 28 adjacent numeric directives made the parser backtrack for seconds (minutes with more).
+    ['an input_format with more than 12 directives', { date: `${'1'.repeat(60)}x`, input_format: '%y%m%d%H%M%S%I'.repeat(4) }, 'input_format'],
     ['an unknown field', { date: '2026-03-08', zone: 'UTC' }, 'zone'],
     ['hour 13 under %I', { date: '2024-03-05 13 PM', input_format: '%Y-%m-%d %I %p' }, 'date'],
     ['hour 00 under %I', { date: '2024-03-05 00 AM', input_format: '%Y-%m-%d %I %p' }, 'date'],

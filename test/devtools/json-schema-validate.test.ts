@@ -138,6 +138,20 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     }
   });
 
+  it('a chain of anyOf over references (exponential work) is stopped with a 422, and the server keeps answering', async () => {
+    const n = 30;
+    const defs = Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }]));
+    const started = Date.now();
+    const res = await check({ data: 1, schema: { $ref: '#/$defs/a0', $defs: { ...defs, [`a${n}`]: false } } });
+    assert.equal(res.statusCode, 422, res.body.slice(0, 300));
+    assert.equal(res.json().code, 'validation_error');
+    assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+    assert.equal((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+    // An ordinary schema with references still validates (on the worker).
+    const ok = await check({ data: { a: 'x' }, schema: { $defs: { s: { type: 'string' } }, properties: { a: { $ref: '#/$defs/s' } } } });
+    assert.deepEqual(ok.json(), { valid: true, errors: [] });
+  });
+
   it('draft "5" is a 422 listing the drafts', async () => {
     const res = await check({ data: 1, schema: {}, draft: '5' });
     assert.equal(res.statusCode, 422);

@@ -99,6 +99,17 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     }
   });
 
+  it('a regex whose nested repetitions could take unbounded steps to draw ((((()*)*)*)*)*) is a 422, answered at once', async () => {
+    const started = Date.now();
+    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((((()*)*)*)*)*', max_repeat: 100 } }], rows: 1 } });
+    assert.equal(res.statusCode, 422, res.body);
+    assert.equal(res.json().errors[0].path, 'fields[0].options.pattern');
+    assert.match(res.json().errors[0].message, /nests repetitions/);
+    assert.ok(Date.now() - started < 1000);
+    const fine = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(ab|cd)*-[A-Z]{3}' } }], rows: 3, seed: 1 } });
+    assert.equal(fine.statusCode, 200);
+  });
+
   it('a date bound that parses to no instant (a leap second) is a 422 on the field', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type: 'datetime', options: { from: '2016-12-31T23:59:60Z' } }] } });
     assert.equal(res.statusCode, 422, res.body);

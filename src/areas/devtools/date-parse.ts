@@ -76,11 +76,18 @@ function microsecondOf(text: string, dt: DateTime): number {
   return digits ? Number(digits.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
 }
 
+/** Most directives an `input_format` may hold. */
+export const MAX_INPUT_DIRECTIVES = 12;
+
 /** strftime `input_format` → luxon format string; literal text is quoted. */
 function toLuxonFormat(format: string, input: string): string {
   // Python's %z takes +hhmm and +hh:mm; luxon needs a different token for each.
   const tokens = { ...PARSE_TOKENS, z: /[+-]\d\d:\d\d/.test(input) ? 'ZZ' : 'ZZZ' };
   if (format.includes("'")) throw invalidField('input_format', 'must not contain a single quote');
+  // Adjacent variable-width numeric fields make the parser's regex backtrack: each one doubles the
+  // ways to split a run of digits (28 directives took seconds). No date needs more than 12.
+  const directives = (format.replace(/%%/g, '').match(/%/g) ?? []).length;
+  if (directives > MAX_INPUT_DIRECTIVES) throw invalidField('input_format', `must hold at most ${MAX_INPUT_DIRECTIVES} directives (it has ${directives})`);
   let out = '';
   let literal = '';
   const flush = () => {

@@ -144,6 +144,9 @@ function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: 
   }
 }
 
+/** A reference keyword as it shows in a schema's JSON text. */
+const REFERENCE_KEY = /"\$(?:ref|dynamicRef|recursiveRef)"/;
+
 /** Whether any object in `value` has a `pattern` or `patternProperties` key (iterative walk). */
 function hasRegexKeyword(value: unknown): boolean {
   const stack: unknown[] = [value];
@@ -174,8 +177,9 @@ export interface PreparedValidation {
   text: string;
   /**
    * Where to run: on a worker thread (stopped after a time limit) when the schemas hold regexes
-   * taken from the request (`pattern`, `patternProperties`: catastrophic backtracking) or when data
-   * or schemas are large enough for validation to take long; in-process otherwise.
+   * taken from the request (`pattern`, `patternProperties`: catastrophic backtracking), references
+   * (a graph can multiply the work), or when data or schemas are large enough for validation to
+   * take long; in-process otherwise.
    */
   isolation: 'regex' | 'large' | 'none';
 }
@@ -199,10 +203,12 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
   if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
   const small = SCHEMA_LIMITS.inProcessBytes;
   // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
+  // References make the schema a graph: a chain of `anyOf`s over the same `$ref` doubles the work
+  // at each link (30 links ran a minute, then out of memory), so it runs where it can be stopped too.
   const isolation =
     text.includes('"pattern') && hasRegexKeyword([root, schemas])
       ? 'regex'
-      : text.length > small || estimateJsonChars(input.data, small) > small
+      : text.length > small || estimateJsonChars(input.data, small) > small || REFERENCE_KEY.test(text)
         ? 'large'
         : 'none';
   return { input, row, root, schemas, text, isolation };

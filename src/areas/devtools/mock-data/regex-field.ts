@@ -178,6 +178,24 @@ function capTokens(token: Token, maxRepeat: number, groups: number[]): number {
   }
 }
 
+/** Most tokens one drawn string may visit: nested repetitions of groups that can match nothing produce no output yet cost this. */
+const MAX_DRAW_STEPS = 100_000;
+
+/** Tokens a draw visits at most once repetitions are capped (each repetition of a group visits it again). */
+function drawSteps(token: Token): number {
+  switch (token.type) {
+    case ROOT:
+    case GROUP: {
+      const sum = (stack: Token[]) => stack.reduce((n, t) => n + drawSteps(t), 0);
+      return 1 + (token.options ? Math.max(0, ...token.options.map(sum)) : sum(token.stack ?? []));
+    }
+    case REPETITION:
+      return 1 + (token.max as number) * drawSteps(token.value as Token);
+    default:
+      return 1;
+  }
+}
+
 /**
  * A randexp generator for `pattern` drawing from the request's seeded faker, with repetition
  * capped and output bounded. Throws {@link OptionError} for an invalid or unsupported pattern.
@@ -204,6 +222,10 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
   const longest = capTokens(tokens, maxRepeat, []);
   if (longest > MAX_REGEX_OUTPUT) {
     throw new OptionError('pattern', `can produce strings of up to ${longest} characters; the limit is ${MAX_REGEX_OUTPUT} (reduce fixed repetition counts such as {1000000})`);
+  }
+  const steps = drawSteps(tokens);
+  if (steps > MAX_DRAW_STEPS) {
+    throw new OptionError('pattern', `nests repetitions so that one value could take ${steps > 1e15 ? 'more than 10^15' : steps} steps to draw; the limit is ${MAX_DRAW_STEPS} (such as ((a*)*)* with a high max_repeat)`);
   }
   gen.randInt = (a: number, b: number) => faker.number.int({ min: a, max: b });
   // Positive classes keep their non-ASCII members ([α-ω]); only `.` and negated classes use printable ASCII.
