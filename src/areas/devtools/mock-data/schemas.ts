@@ -13,7 +13,7 @@ export const MOCK_DATA_DESCRIPTION = [
   `**Seed**: the same \`seed\` and request give byte-identical output across processes and restarts: a fresh Faker per call, `,
   `reference date fixed at ${REFERENCE_DATE} (used by \`ulid\`), all 53 bits of the seed used. Without a seed the output is random. `,
   'Date ranges default to 2016-01-01 .. 2026-01-01 (UTC) whatever the current date.\n\n',
-  `**Locale**: \`ll_CC\` (or \`ll-CC\`), default en_US; supported: ${MOCK_LOCALES.join(', ')}. Values the locale lacks fall back to English.\n\n`,
+  `**Locale**: \`ll_CC\` (or \`ll-CC\`), default en_US; supported: ${MOCK_LOCALES.join(', ')}. Values the locale lacks fall back to English; data a locale marks as not applicable (name prefixes in az_AZ, states in az_AZ, postcodes in en_HK) is a 422 on that field.\n\n`,
   '**Output**: `json` → `data` is an array of row objects (keys in field order). `csv`, `sql`, `xml` → `data` is text and ',
   '`output_format` is echoed. CSV: RFC 4180, header line, every line ends in CRLF, fields holding `"` `,` CR or LF are quoted ',
   'with quotes doubled, null is an empty field. SQL: one `INSERT INTO "table" ("col", ...) VALUES (...);` line per row, identifiers ',
