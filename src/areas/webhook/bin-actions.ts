@@ -1,5 +1,6 @@
 import { DevutilError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { wellFormed } from '../../well-formed.js';
 import type { BinRecord, Store } from '../../storage/types.js';
 
 /** Lifetime of a bin when `ttl_seconds` is omitted (CONTRACT §2.1). */
@@ -35,7 +36,7 @@ export async function createBin(store: Store, input: NewBin, now: number): Promi
     id: newId('bin_'),
     ownerKeyId: input.ownerKeyId,
     // A lone surrogate becomes U+FFFD, as UTF-8 storage would return it (and as mock names do).
-    name: input.name === undefined ? null : (input.name as string & { toWellFormed(): string }).toWellFormed(),
+    name: input.name === undefined ? null : wellFormed(input.name),
     createdAt: now,
     expiresAt: now + (input.ttlSeconds ?? DEFAULT_BIN_TTL_SECONDS) * 1000,
     requestCount: 0,

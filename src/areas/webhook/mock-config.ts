@@ -1,5 +1,6 @@
 import { DevutilError, type FieldError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { isWellFormed, wellFormed } from '../../well-formed.js';
 import type { MockPatch, MockRecord } from '../../storage/types.js';
 import { HEADER_VALUE, HOP_BY_HOP, HTTP_TOKEN } from './replay-headers.js';
 
@@ -65,14 +66,6 @@ function validate(input: MockInput): void {
   }
 }
 
-/**
- * Text with each lone surrogate replaced by U+FFFD (`String.prototype.toWellFormed`, which Node 20
- * has and TypeScript's ES2023 library does not declare): what UTF-8 can carry, so a mock's body and
- * name are stored, listed and served alike (SQLite would store a lone surrogate as three bytes that
- * read back as three U+FFFD).
- */
-const wellFormed = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed();
-const isWellFormed = (text: string): boolean => (text as string & { isWellFormed(): boolean }).isWellFormed();
 const wellFormedOrNull = (text: string | undefined): string | null => (text === undefined ? null : wellFormed(text));
 
 /** Names lower-cased (so `content_type` can win over `Content-Type`), in a null-prototype object. */
