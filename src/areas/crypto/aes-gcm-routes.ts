@@ -35,7 +35,7 @@ function readKeySource(b: KeyFields, allowGenerate: boolean): KeySource {
     // Spaces and line breaks are layout (decodeBytes skips them), also when telling hex from base64.
     const compact = b.key.replace(/[ \t\r\n]+/g, '');
     const encoding = b.key_encoding ?? (HEX_KEY.test(compact) ? 'hex' : 'base64');
-    const key = decodeBytes(b.key, encoding, 'key');
+    const key = decodeBytes(compact, encoding, 'key');
     if (key.length !== KEY_BYTES) {
       // Say how the key was read: a short hex key is otherwise read as base64 without a word.
       const hexLike = b.key_encoding === undefined && /^(?:[0-9a-fA-F]{2})+$/.test(compact);
