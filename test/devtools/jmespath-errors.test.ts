@@ -202,6 +202,21 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.match(res.json().detail, /more than 2000000 values/);
   });
 
+  it('a result repeating a large string past 32 Mi characters is refused with 422; just under it is served', async () => {
+    const s = 'x'.repeat(1024 * 1024);
+    const over = await transform({ data: { s }, expression: `[${Array(33).fill('s').join(',')}]` });
+    assert.equal(over.statusCode, 422);
+    assert.equal(over.json().code, 'validation_error');
+    assert.match(over.json().detail, /more than 33554432 characters/);
+    assert.deepEqual(over.json().errors, [{ path: 'expression', message: 'result must hold at most 33554432 characters of strings and keys' }]);
+    const keys = await transform({ data: { s }, expression: `{${Array.from({ length: 40 }, (_, i) => `k${i}: s`).join(',')}}` });
+    assert.equal(keys.statusCode, 422);
+    const under = await transform({ data: { s }, expression: `[${Array(31).fill('s').join(',')}]` });
+    assert.equal(under.statusCode, 200);
+    assert.equal(under.json().result.length, 31);
+    assert.equal(under.json().result[30], s);
+  });
+
   it('a pad width beyond the bound is invalid_value', async () => {
     const res = await transform({ data: {}, expression: "pad_left('a', `100000000`)" });
     assert.equal(res.statusCode, 400);

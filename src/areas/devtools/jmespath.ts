@@ -24,6 +24,12 @@ export interface TransformOptions {
 export const COMPILE_CACHE_SIZE = 1000;
 /** Nodes (values) a result may hold once expanded; `[@,@,@]` chains can grow exponentially. */
 export const MAX_RESULT_NODES = 2_000_000;
+/**
+ * Characters of strings and keys a result may hold once expanded (32 Mi, 16 times the largest
+ * body): `[@,@,@,…]` over a 1 MB string, or a projection repeating it, would otherwise answer
+ * hundreds of megabytes.
+ */
+export const MAX_RESULT_CHARS = 32 * 1024 * 1024;
 
 /** Runtime error message → CONTRACT §3.2 `error_type`; first matching row wins. */
 const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
@@ -117,25 +123,41 @@ function runtimeErrorPosition(expression: string, message: string): number | und
   return calls.length === 1 ? calls[0] : undefined;
 }
 
-/** Count the values of a result as serialisation would expand them, stopping at the bound. */
+/** A result past MAX_RESULT_NODES values or MAX_RESULT_CHARS characters: 422 on `expression`. */
+function resultTooLarge(what: string): DevutilError {
+  return new DevutilError('validation_error', `The result would hold more than ${what}.`, {
+    errors: [{ path: 'expression', message: `result must hold at most ${what}` }],
+  });
+}
+
+/**
+ * Count the values and the characters (strings and keys) of a result as serialisation would
+ * expand them, stopping at either bound.
+ */
 function checkResultSize(result: unknown): void {
   // Only containers go on the stack; their primitive members are counted where they stand.
   const stack: object[] = [];
   let count = 1;
+  // A string result is one the data held (2 MiB at most) or one built within MAX_STRING_CHARS.
+  let chars = 0;
   if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
     const value = stack.pop()!;
-    const children: unknown[] = Array.isArray(value) ? value : Object.values(value);
-    count += children.length;
-    if (count > MAX_RESULT_NODES) {
-      throw new DevutilError('validation_error', `The result would hold more than ${MAX_RESULT_NODES} values.`, {
-        errors: [{ path: 'expression', message: `result must hold at most ${MAX_RESULT_NODES} values` }],
-      });
+    let children: unknown[];
+    if (Array.isArray(value)) children = value;
+    else {
+      const keys = Object.keys(value);
+      for (let i = 0; i < keys.length; i++) chars += keys[i].length;
+      children = Object.values(value);
     }
+    count += children.length;
+    if (count > MAX_RESULT_NODES) throw resultTooLarge(`${MAX_RESULT_NODES} values`);
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
-      if (child !== null && typeof child === 'object') stack.push(child);
+      if (typeof child === 'string') chars += child.length;
+      else if (child !== null && typeof child === 'object') stack.push(child);
     }
+    if (chars > MAX_RESULT_CHARS) throw resultTooLarge(`${MAX_RESULT_CHARS} characters of strings and keys`);
   }
 }
 
