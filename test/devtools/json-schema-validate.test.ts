@@ -138,6 +138,29 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     }
   });
 
+  it('hostname, idn-hostname and idn-email decide as the library does, without console output (the library logged each refusal)', async () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['idn-hostname', 'ÖBB.at', true], ['idn-hostname', 'xn--4ca', true], ['idn-hostname', '\u05d0\u0031', true],
+      ['idn-hostname', 'xn--abc', false], ['idn-hostname', '-a', false], ['idn-hostname', 'xn--zz', false], ['idn-hostname', 'a'.repeat(64), false],
+      ['idn-hostname', '\u0300a', false], ['idn-hostname', 'ab--c', false], ['idn-hostname', 'a.b.', false], ['idn-hostname', '', false],
+      ['hostname', 'example.com', true], ['hostname', 'xn--4ca', true], ['hostname', 'ÖBB.at', false], ['hostname', 'xn--zz', false], ['hostname', '-a', false],
+      ['idn-email', 'ü@ÖBB.at', true], ['idn-email', '"a@b"@example.com', true], ['idn-email', 'a@[127.0.0.1]', true],
+      ['idn-email', 'a@-b.com', false], ['idn-email', 'a@xn--zz', false], ['idn-email', 'a@', false], ['idn-email', 'no-at-sign', false],
+    ];
+    const written: unknown[] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]) => void written.push(args);
+    try {
+      for (const [format, data, want] of cases) {
+        const res = await check({ draft: '7', data, schema: { format } });
+        assert.equal(res.json().valid, want, `${format} ${JSON.stringify(data)}`);
+      }
+    } finally {
+      console.log = log;
+    }
+    assert.deepEqual(written, []);
+  });
+
   it('a chain of anyOf over references (exponential work) is stopped with a 422, and the server keeps answering', async () => {
     const n = 30;
     const defs = Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }]));

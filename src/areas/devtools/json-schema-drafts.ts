@@ -5,6 +5,7 @@ import '@hyperjump/json-schema/draft-2019-09';
 import '@hyperjump/json-schema/draft-2020-12';
 import '@hyperjump/json-schema/formats'; // format handlers (email, uri, date-time, ipv4, uuid, ...)
 import { addFormat } from '@hyperjump/json-schema/experimental';
+import './json-schema-idn-formats.js'; // hostname, idn-hostname, idn-email without the library's log lines
 
 const RFC3339_TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(?:\.\d+)?(?:[zZ]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
 
