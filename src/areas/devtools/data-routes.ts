@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import { runArrayOps, type ArrayOperation, type ArrayOpsOptions } from './array-ops.js';
 import { ARRAY_OPS_DESCRIPTION, arrayOpsBody, arrayOpsResponse } from './array-ops-schemas.js';
 import { listFieldTypes } from './mock-data/field-types.js';
-import { generateMockData, type MockField } from './mock-data/generate.js';
+import { planMockData, type MockField } from './mock-data/generate.js';
+import { createMockDataPool, INLINE_COST } from './mock-data/mock-data-pool.js';
 import { MOCK_LOCALES } from './mock-data/locales.js';
 import type { OutputFormat } from './mock-data/render.js';
 import { MOCK_DATA_DESCRIPTION, mockDataBody, mockDataResponse, mockTypesResponse } from './mock-data/schemas.js';
@@ -28,19 +29,24 @@ interface ArrayOpsBody {
 export default async function dataRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   const types = listFieldTypes();
+  const mockDataPool = createMockDataPool();
+  app.addHook('onClose', () => mockDataPool.close());
 
   postTool(app, '/v1/mock-data', {
     area: 'devtools',
     schema: { summary: 'Generate mock data rows', description: MOCK_DATA_DESCRIPTION, body: mockDataBody, response: { 200: mockDataResponse } },
-  }, (body: MockDataBody) => {
-    const out = generateMockData({
+  }, async (body: MockDataBody) => {
+    const request = {
       fields: body.fields,
       rows: body.rows,
       outputFormat: body.output_format,
       locale: body.locale,
       seed: body.seed,
       tableName: body.table_name,
-    });
+    };
+    // Checked here (option errors answer at once); drawn here when small, on a worker when large.
+    const plan = planMockData(request);
+    const out = plan.cost <= INLINE_COST ? plan.run() : await mockDataPool.run(request);
     return out.outputFormat === 'json'
       ? { data: out.data, rows: out.rows, fields: out.fields }
       : { data: out.data, rows: out.rows, fields: out.fields, output_format: out.outputFormat };

@@ -6,8 +6,11 @@ export type OptionSchema = Record<string, unknown>;
 /** Validated options of one field, defaults applied. */
 export type FieldOptions = Record<string, unknown>;
 
-/** Produces the value of one field for row `row` (0-based). */
-export type ValueGenerator = (row: number) => unknown;
+/**
+ * Produces the value of one field for row `row` (0-based). `cost` is what one value costs relative
+ * to a typical Faker call (1 when absent): a regex field says how many steps its pattern may take.
+ */
+export type ValueGenerator = ((row: number) => unknown) & { cost?: number };
 
 /**
  * One mock-data field type: a row of the type table. `create` receives the validated options and

@@ -204,7 +204,7 @@ function drawSteps(token: Token): number {
  *   const gen = createRegexGenerator(faker, '[A-Z]{2}-\\d{4}', 10);
  *   gen(); // "QK-0381"
  */
-export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: number): () => string {
+export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: number): (() => string) & { cost: number } {
   const { source, generator, numbered } = resolveNamedReferences(pattern);
   try {
     new RegExp(source);
@@ -250,7 +250,8 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
   if (hasEmptyClass(tokens, (t) => gen._expand(t as never).length === 0)) {
     throw new OptionError('pattern', 'has a character class with no character to draw from (such as [^\\s\\S]; negated classes draw from printable ASCII), so no matching string can be made');
   }
-  return () => gen.gen();
+  // A typical Faker call takes about as long as 4000 draw steps (0.2 ms at the step limit against 5-8 µs).
+  return Object.assign(() => gen.gen(), { cost: 1 + steps / 4000 });
 }
 
 /** Whether a class in the pattern (outside other classes) holds no character at all. */

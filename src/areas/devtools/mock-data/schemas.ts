@@ -2,6 +2,7 @@ import { MAX_REGEX_OUTPUT } from './regex-field.js';
 import { FIELD_TYPE_NAMES } from './field-types.js';
 import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './generate.js';
 import { MOCK_LOCALES } from './locales.js';
+import { INLINE_COST, MOCK_DATA_TIMEOUT_MS } from './mock-data-pool.js';
 
 /** Route description: every decision CONTRACT §3.1 leaves open. */
 export const MOCK_DATA_DESCRIPTION = [
@@ -23,7 +24,11 @@ export const MOCK_DATA_DESCRIPTION = [
   'name that is not a valid XML name (or starts with "xml") is written `<field name="the name">value</field>`; characters XML 1.0 ',
   'forbids (control characters, lone surrogates) become U+FFFD. Objects and arrays (from enum/constant) appear as JSON text.\n\n',
   `**regex**: repetition is capped (min + max_repeat, default 10), output limited to ${MAX_REGEX_OUTPUT} characters (so a{1000000} → 422), `,
-  `lookarounds refused. Total generated text is limited to ${MAX_OUTPUT_CHARS} characters (422 beyond).`,
+  `lookarounds refused. Total generated text is limited to ${MAX_OUTPUT_CHARS} characters (422 beyond).\n\n`,
+  `**Large requests**: a request worth more than ${INLINE_COST} ordinary values (rows × fields, a regex field counting more the more `,
+  `steps its pattern may take per value) is drawn on one of two worker threads, so other requests are served meanwhile, and gives `,
+  `the same output for the same seed. Drawing longer than ${MOCK_DATA_TIMEOUT_MS} ms is stopped: 422 on \`rows\`. More than 32 large `,
+  'requests waiting → 429 with Retry-After.',
 ].join('');
 
 export const mockDataBody = {

@@ -1,0 +1,41 @@
+import { DevutilError } from '../../../errors.js';
+import { createJobPool, type JobPool } from '../../../worker-job-pool.js';
+import { startModuleWorker } from '../../../worker-module.js';
+import type { MockDataRequest, MockDataResult } from './generate.js';
+
+/**
+ * Plans costing more than this many typical Faker calls (about 2 ms of drawing) are drawn on a
+ * worker; smaller ones, the usual request, inline where a thread hop would cost more than the work.
+ */
+export const INLINE_COST = 256;
+/** Longest one request may draw on a worker before it is stopped (422). */
+export const MOCK_DATA_TIMEOUT_MS = 5000;
+
+// The worker holds Faker's locales (about 60 MB) and at most MAX_OUTPUT_CHARS of output twice over.
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 32 };
+
+/**
+ * Two worker threads for large mock-data requests (up to 1000 rows of 50 fields: tenths of a
+ * second to seconds of drawing, more with patterns that take many steps per value). A request
+ * drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32 waiting get 429.
+ *
+ * @example
+ *   const pool = createMockDataPool();
+ *   await pool.run({ fields: [{ name: 'who', type: 'name' }], rows: 1000 }); // { data: [...], rows: 1000, ... }
+ */
+export function createMockDataPool(): JobPool<MockDataRequest, MockDataResult, void> {
+  return createJobPool<MockDataRequest, MockDataResult>({
+    size: 2,
+    maxQueue: 32,
+    name: 'mock-data',
+    spawn: () => startModuleWorker(import.meta.url, 'mock-data-worker', { resourceLimits: RESOURCE_LIMITS }),
+    limitsMs: { start: MOCK_DATA_TIMEOUT_MS },
+    timedOut: () => new DevutilError('validation_error', `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`, {
+      errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
+    }),
+    died: () => new DevutilError('validation_error', 'Drawing the rows needed too much memory and was stopped; ask for fewer rows or shorter fields.', {
+      errors: [{ path: 'rows', message: 'need too much memory with these fields' }],
+    }),
+    busy: () => new DevutilError('rate_limited', 'Too many large mock-data requests are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+  });
+}

@@ -1,0 +1,41 @@
+import { parentPort } from 'node:worker_threads';
+import { DevutilError, type ErrorCode, type FieldError } from './errors.js';
+
+/** What a job worker posts to its pool (src/worker-job-pool.ts). */
+export type JobReply<Output> =
+  | { ready: true }
+  | { id: number; phase: string }
+  | { id: number; ok: true; result: Output }
+  | { id: number; ok: false; code: ErrorCode; message: string; errors?: FieldError[] };
+
+export interface JobHandler<Input, Output> {
+  /** Do one job; `enterPhase` restarts the pool's clock with that phase's limit. */
+  run(input: Input, enterPhase: (phase: string) => void): Output | Promise<Output>;
+  /** The error answered for a failure that is no DevutilError. */
+  unexpected(err: unknown): DevutilError;
+  /** Done before the first job is taken (a cold compile, loading data); its failure is ignored. */
+  warmUp?: () => Promise<unknown>;
+}
+
+/**
+ * The worker-thread side of a job pool: take one job per message, answer its result or its error
+ * (code, message and field errors, which the pool rebuilds as a DevutilError). Does nothing
+ * outside a worker thread.
+ *
+ * @example
+ *   serveJobs({ run: (input) => generate(input), unexpected: () => new DevutilError('internal_error', 'Generation failed.') });
+ */
+export function serveJobs<Input, Output>(handler: JobHandler<Input, Output>): void {
+  const port = parentPort;
+  if (!port) return;
+  const post = (reply: JobReply<Output>) => port.postMessage(reply);
+  port.on('message', async ({ id, input }: { id: number; input: Input }) => {
+    try {
+      post({ id, ok: true, result: await handler.run(input, (phase) => post({ id, phase })) });
+    } catch (err) {
+      const e = err instanceof DevutilError ? err : handler.unexpected(err);
+      post({ id, ok: false, code: e.code, message: e.message, errors: e.errors });
+    }
+  });
+  void Promise.allSettled([handler.warmUp?.()]).then(() => post({ ready: true }));
+}
