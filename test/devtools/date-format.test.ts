@@ -279,6 +279,27 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(res.json().formatted, '+091859');
   });
+
+  it('iso8601 keeps those seconds too, so its local time and offset give the instant (New York before 1883: -04:56:02)', async () => {
+    const res = await format({ date: '1883-11-18T12:00:00', from_timezone: 'America/New_York', output_format: '%H:%M:%S %z' });
+    assert.deepEqual(res.json(), { formatted: '12:00:00 -045602', iso8601: '1883-11-18T12:00:00-04:56:02', timestamp: -2717651038, timezone: 'America/New_York' });
+    assert.equal(Date.parse('1883-11-18T12:00:00-04:56') / 1000 + 2, res.json().timestamp);
+    // From then on the offset is whole hours again.
+    const est = await format({ date: '1883-11-18T12:03:58', from_timezone: 'America/New_York', output_format: '%z' });
+    assert.equal(est.json().iso8601, '1883-11-18T12:03:58-05:00');
+  });
+
+  it('years before 1 and after 9999: %Y keeps a sign and four digits, iso8601 a sign and six (ISO 8601 expanded)', async () => {
+    const minusOne = await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%Y %y %G|%c' });
+    assert.deepEqual(minusOne.json(), { formatted: '-0001 99 -0002|Fri Jan  1 00:00:00 -0001', iso8601: '-000001-01-01T00:00:00+00:00', timestamp: -62198755200, timezone: 'UTC' });
+    const year0 = await format({ date: '0000-06-15T00:00:00Z', output_format: '%Y %y %C' });
+    assert.equal(year0.json().formatted, '0000 00 00');
+    assert.equal(year0.json().iso8601, '0000-06-15T00:00:00+00:00');
+    const far = await format({ date: 253402300800000, output_format: '%Y-%m-%d' });
+    assert.deepEqual([far.json().formatted, far.json().iso8601], ['10000-01-01', '+010000-01-01T00:00:00+00:00']);
+    const millis = await format({ date: '2026-03-08T09:30:00.25Z', output_format: '%S' });
+    assert.equal(millis.json().iso8601, '2026-03-08T09:30:00.250+00:00');
+  });
 });
 
 describe('POST /v1/date-format: Unix timestamps as strings of any length', () => {

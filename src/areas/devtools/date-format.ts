@@ -1,7 +1,7 @@
 import { IANAZone } from 'luxon';
 import { checkFields, invalidField } from '../../errors.js';
 import { parseDate, parseDateWithFormat } from './date-parse.js';
-import { checkStrftimeFormat, strftime } from './strftime.js';
+import { checkStrftimeFormat, isoDateTime, strftime } from './strftime.js';
 
 export interface DateFormatInput {
   /** ISO 8601, RFC 2822, Unix timestamp (number or digit string; see `parseDate`) or plain English. */
@@ -76,7 +76,7 @@ export function formatDate(input: DateFormatInput): DateFormatOutput {
   const dt = parsed.dt.setZone(target);
   return {
     formatted: strftime({ dt, microsecond: parsed.microsecond }, outputFormat),
-    iso8601: dt.toISO({ suppressMilliseconds: true }) ?? '',
+    iso8601: isoDateTime(dt),
     timestamp: Math.floor(dt.toMillis() / 1000),
     timezone: toName,
   };

@@ -20,7 +20,8 @@ const cldrAbbreviations = new Map<string, string>();
 /** The tzdata table by lower-case zone name (zone names are accepted in any case). */
 const tzdataAbbreviations = new Map(Object.entries(TZ_ABBREVIATIONS).map(([zone, byOffset]) => [zone.toLowerCase(), byOffset]));
 
-const pad = (n: number, width = 2, fill = '0') => String(n).padStart(width, fill);
+/** `n` in at least `width` digits, a minus sign in front of them (year -1 with %Y is "-0001", as ISO 8601 writes it). */
+const pad = (n: number, width = 2, fill = '0') => (n < 0 ? `-${String(-n).padStart(width, fill)}` : String(n).padStart(width, fill));
 /** 0 = Sunday, as C's `tm_wday`. */
 const weekday = (dt: DateTime) => dt.weekday % 7;
 const hour12 = (dt: DateTime) => (dt.hour % 12 === 0 ? 12 : dt.hour % 12);
@@ -105,7 +106,7 @@ const DIRECTIVES: Record<string, Directive> = {
   W: ({ dt }) => pad(Math.floor((dt.ordinal - 1 + 7 - ((weekday(dt) + 6) % 7)) / 7)),
   x: (m) => strftime(m, '%m/%d/%y'),
   X: (m) => strftime(m, '%H:%M:%S'),
-  y: ({ dt }) => pad(dt.year % 100),
+  y: ({ dt }) => pad(((dt.year % 100) + 100) % 100),
   Y: ({ dt }) => pad(dt.year, 4),
   z: ({ dt }) => formatOffset(dt.offset, false),
   Z: ({ dt }) => zoneAbbreviation(dt),
@@ -128,6 +129,21 @@ export function strftime(moment: StrftimeMoment, format: string): string {
 }
 
 /** Throw the 422 {@link strftime} would for `format`, without a moment to print. */
+/**
+ * ISO 8601 extended date-time in the moment's own offset, milliseconds only when present. Years
+ * outside 0000-9999 take a sign and six digits (ISO 8601 expanded, as luxon and JavaScript write
+ * them). An offset with seconds (local mean time, before zones were standardised) keeps them,
+ * `-04:56:02`, as Java and Temporal write it: the local time and the offset then still give the instant.
+ *
+ * @example
+ *   isoDateTime(DateTime.fromISO('1883-11-18T12:00:00', { zone: 'America/New_York' })) // '1883-11-18T12:00:00-04:56:02'
+ */
+export function isoDateTime(dt: DateTime): string {
+  const year = dt.year >= 0 && dt.year <= 9999 ? pad(dt.year, 4) : `${dt.year < 0 ? '-' : '+'}${pad(Math.abs(dt.year), 6)}`;
+  const millis = dt.millisecond === 0 ? '' : `.${pad(dt.millisecond, 3)}`;
+  return `${year}-${pad(dt.month)}-${pad(dt.day)}T${pad(dt.hour)}:${pad(dt.minute)}:${pad(dt.second)}${millis}${formatOffset(dt.offset, true)}`;
+}
+
 export function checkStrftimeFormat(format: string): void {
   render(format, undefined);
 }
