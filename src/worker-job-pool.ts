@@ -3,8 +3,10 @@ import { DevutilError } from './errors.js';
 import type { JobReply } from './worker-jobs.js';
 
 export interface JobPoolOptions<Meta> {
-  /** Workers kept (started on first use). */
+  /** Most workers at once, each started when a job finds no free one. */
   size: number;
+  /** A worker without a job this long is stopped (its memory returned); kept for good when absent. */
+  idleMs?: number;
   /** Jobs waiting for a worker beyond this are refused with {@link JobPoolOptions.busy}. */
   maxQueue: number;
   /** Start one worker (its module calls `serveJobs`). */
@@ -28,6 +30,8 @@ export interface JobPoolOptions<Meta> {
 export interface JobPool<Input, Output, Meta> {
   /** Run on a worker; `meta` stays here and only chooses the errors. */
   run(input: Input, meta: Meta): Promise<Output>;
+  /** Workers alive now, those starting included. */
+  workers(): number;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,7 @@ interface Slot<Input, Output, Meta> {
   ready: boolean;
   job?: Job<Input, Output, Meta>;
   timer?: NodeJS.Timeout;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -77,6 +82,7 @@ export function createJobPool<Input, Output, Meta = void>(options: JobPoolOption
     const job = slot.job;
     clearTimeout(slot.timer);
     slot.job = undefined;
+    slot.idleTimer = undefined;
     return job;
   }
 
@@ -85,16 +91,33 @@ export function createJobPool<Input, Output, Meta = void>(options: JobPoolOption
     slot.timer = setTimeout(() => onTimeout(slot, phase), options.limitsMs[phase] ?? options.limitsMs.start).unref();
   }
 
+  /** Stop a worker once it has been without a job for `idleMs`. */
+  function idle(slot: Slot<Input, Output, Meta>): void {
+    if (options.idleMs === undefined || closed) return;
+    slot.idleTimer = setTimeout(() => {
+      slots.delete(slot);
+      void slot.worker.terminate();
+    }, options.idleMs).unref();
+  }
+
   function pump(): void {
-    while (!closed && slots.size < options.size) spawn();
     for (const slot of slots) {
-      if (queue.length === 0) return;
+      if (queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
       const job = queue.shift()!;
       slot.job = job;
+      clearTimeout(slot.idleTimer);
       startClock(slot, 'start');
       slot.worker.postMessage({ id: job.id, input: job.input });
     }
+    // Jobs still waiting beyond the workers that are starting get workers of their own, up to `size`.
+    let starting = 0;
+    for (const slot of slots) if (!slot.ready) starting++;
+    while (!closed && slots.size < options.size && queue.length > starting) {
+      spawn();
+      starting++;
+    }
+    for (const slot of slots) if (slot.ready && !slot.job && slot.idleTimer === undefined) idle(slot);
   }
 
   function onReply(slot: Slot<Input, Output, Meta>, reply: JobReply<Output>): void {
@@ -131,12 +154,16 @@ export function createJobPool<Input, Output, Meta = void>(options: JobPoolOption
         pump();
       });
     },
+    workers: () => slots.size,
     async close() {
       closed = true;
       for (const job of queue.splice(0)) job.reject(closing());
       const all = [...slots];
       slots.clear();
-      for (const slot of all) finish(slot)?.reject(closing());
+      for (const slot of all) {
+        clearTimeout(slot.idleTimer);
+        finish(slot)?.reject(closing());
+      }
       await Promise.all(all.map((slot) => slot.worker.terminate()));
     },
   };

@@ -4,7 +4,7 @@ import { startModuleWorker } from '../../worker-module.js';
 import type { SchemaValidationInput, SchemaValidationResult } from './json-schema.js';
 
 export interface SchemaPoolOptions {
-  /** Workers kept (started on first use). */
+  /** Most workers at once (each started when a job finds no free one, then kept). */
   size: number;
   /** Longest the evaluation of one validation may run on a worker before the worker is terminated. */
   timeoutMs: number;

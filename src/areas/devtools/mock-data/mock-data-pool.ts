@@ -15,8 +15,9 @@ export const MOCK_DATA_TIMEOUT_MS = 5000;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 32 };
 
 /**
- * Two worker threads for large mock-data requests (up to 1000 rows of 50 fields: tenths of a
- * second to seconds of drawing, more with patterns that take many steps per value). A request
+ * Up to two worker threads for large mock-data requests (up to 1000 rows of 50 fields: tenths of a
+ * second to seconds of drawing, more with patterns that take many steps per value), each started
+ * when a request finds no free one and stopped after a minute without work. A request
  * drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32 waiting get 429.
  *
  * @example
@@ -26,6 +27,8 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb:
 export function createMockDataPool(): JobPool<MockDataRequest, MockDataResult, void> {
   return createJobPool<MockDataRequest, MockDataResult>({
     size: 2,
+    // A worker holds about 65 MB (Faker's locales): given back after a minute without large requests.
+    idleMs: 60_000,
     maxQueue: 32,
     name: 'mock-data',
     spawn: () => startModuleWorker(import.meta.url, 'mock-data-worker', { resourceLimits: RESOURCE_LIMITS }),
