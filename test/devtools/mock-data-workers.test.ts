@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { planMockData } from '../../src/areas/devtools/mock-data/generate.js';
 import { INLINE_COST, MOCK_DATA_TIMEOUT_MS } from '../../src/areas/devtools/mock-data/mock-data-pool.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -53,6 +54,15 @@ describe('POST /v1/mock-data: large requests are drawn on worker threads', () =>
     assert.deepEqual(large.json().data.slice(0, inlineRows), small.json().data);
     // The same large request twice: identical bytes.
     assert.equal((await post({ fields: five, rows: 200, seed: 42 })).body, large.body);
+  });
+
+  it('what decides the thread: rows × fields, regex fields by their steps, caller values by their size', () => {
+    assert.equal(planMockData({ fields: fields(5, 'name'), rows: 10 }).cost, 50);
+    assert.ok(planMockData({ fields: fields(1, 'regex', { pattern: '(((()*)*)*)*', max_repeat: 16 }), rows: 100 }).cost > INLINE_COST);
+    assert.ok(planMockData({ fields: fields(1, 'regex', { pattern: '[a-z]{3}' }), rows: 100 }).cost < 2 * 100);
+    const big = { text: 'x'.repeat(100_000) };
+    assert.ok(planMockData({ fields: fields(1, 'constant', { value: big }), rows: 2 }).cost > INLINE_COST);
+    assert.ok(planMockData({ fields: fields(1, 'enum', { values: [1, 2, big] }), rows: 2 }).cost > INLINE_COST);
   });
 
   it('errors found while drawing on a worker keep their code, detail and field', async () => {
