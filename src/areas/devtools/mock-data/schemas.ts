@@ -26,7 +26,7 @@ export const MOCK_DATA_DESCRIPTION = [
   `**regex**: repetition is capped (min + max_repeat, default 10), output limited to ${MAX_REGEX_OUTPUT} characters (so a{1000000} → 422), `,
   `lookarounds refused. Total generated text is limited to ${MAX_OUTPUT_CHARS} characters (422 beyond).\n\n`,
   `**Large requests**: a request worth more than ${INLINE_COST} ordinary values (rows × fields, a regex field counting more the more `,
-  `steps its pattern may take per value) is drawn on one of two worker threads, so other requests are served meanwhile, and gives `,
+  `steps its pattern may take per value) is drawn on a worker thread (two at most), so other requests are served meanwhile, and gives `,
   `the same output for the same seed. Drawing longer than ${MOCK_DATA_TIMEOUT_MS} ms is stopped: 422 on \`rows\`. More than 32 large `,
   'requests waiting → 429 with Retry-After.',
 ].join('');
