@@ -9,6 +9,8 @@ const RESERVED = [
   '127.0.0.1', '10.1.2.3', '172.16.5.4', '192.168.1.10', '100.64.0.1', '169.254.10.20', '0.0.0.0', '224.0.0.251',
   '255.255.255.255', '192.0.2.1', '198.51.100.7', '203.0.113.9', '198.18.0.1',
   '::1', '::', 'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'ff02::1', '2001:db8::1', '::ffff:192.168.0.1', '::ffff:7f00:1',
+  // The same private addresses written other ways: every spelling of IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64.
+  '0:0:0:0:0:ffff:192.168.1.1', '0:0:0:0:0:FFFF:C0A8:0101', '::ffff:0:192.168.1.1', '::192.168.1.1', '64:ff9b::c0a8:101', '64:ff9b::10.0.0.1',
 ];
 
 describe('geo IP lookup', () => {
@@ -37,10 +39,12 @@ describe('geo IP lookup', () => {
     });
   }
 
-  it('an IPv4-mapped IPv6 address is looked up as IPv4', async () => {
-    const res = await lookup('?ip=::ffff:8.8.8.8');
-    assert.deepEqual([res.json().ip, res.json().country_code, res.json().city], ['::ffff:8.8.8.8', 'US', 'Mountain View']);
-  });
+  for (const ip of ['::ffff:8.8.8.8', '::ffff:808:808', '0:0:0:0:0:ffff:808:808', '0000:0000:0000:0000:0000:ffff:8.8.8.8', '64:ff9b::808:808']) {
+    it(`an IPv6 address carrying an IPv4 one is looked up as IPv4 however it is written (${ip})`, async () => {
+      const res = await lookup(`?ip=${encodeURIComponent(ip)}`);
+      assert.deepEqual([res.json().ip, res.json().country_code, res.json().city, res.json().reserved], [ip, 'US', 'Mountain View', false]);
+    });
+  }
 
   it('without ip the caller\'s address is used', async () => {
     const res = await lookup('', '81.2.69.142');

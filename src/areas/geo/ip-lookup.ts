@@ -17,12 +17,14 @@ export interface GeoResult {
 
 const DISPLAY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const countryNames = new Map<string, string | null>();
-const MAPPED_IPV4 = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i;
 
 /**
  * Locate an IP address in the bundled DB-IP City Lite database. Reserved and private ranges
  * answer `reserved: true` with every other field null; an address the database does not know
- * answers `reserved: false` and nulls. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is looked up as IPv4.
+ * answers `reserved: false` and nulls. An IPv6 address that carries an IPv4 address in its last 32
+ * bits is looked up as that IPv4 address, however it is written (`::ffff:1.2.3.4`,
+ * `0:0:0:0:0:ffff:102:304`): IPv4-mapped `::ffff:0:0/96`, IPv4-translated `::ffff:0:0:0/96`,
+ * IPv4-compatible `::/96` and the NAT64 well-known prefix `64:ff9b::/96` (RFC 6052).
  *
  * @example
  *   await lookupGeoIp('8.8.8.8'); // a plain value once the database is loaded
@@ -31,7 +33,7 @@ const MAPPED_IPV4 = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1
 export function lookupGeoIp(ip: string): MaybePromise<GeoResult> {
   if (ip === '') throw invalidField('ip', 'must not be empty');
   if (ip.includes('%') || !isIP(ip)) throw invalidField('ip', 'must be an IPv4 or IPv6 address');
-  const address = unwrapMappedIpv4(ip);
+  const address = isIP(ip) === 6 ? embeddedIpv4(ip) ?? ip : ip;
   const family = isIP(address) as 4 | 6;
   const empty = { ip, countryCode: null, country: null, region: null, city: null, latitude: null, longitude: null };
   if (isReservedIp(address, family)) return { ...empty, reserved: true };
@@ -61,13 +63,37 @@ function nameCountry(code: string): string | null {
   return name;
 }
 
-function unwrapMappedIpv4(ip: string): string {
-  const m = MAPPED_IPV4.exec(ip);
-  if (!m) return ip;
-  if (m[1]) return m[1];
-  const high = parseInt(m[2]!, 16);
-  const low = parseInt(m[3]!, 16);
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad read as two groups). */
+function ipv6Groups(ip: string): number[] {
+  let text = ip;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const before = head === '' ? [] : head.split(':');
+  const after = tail === undefined || tail === '' ? [] : tail.split(':');
+  const zeros = tail === undefined ? 0 : 8 - before.length - after.length;
+  return [...before, ...Array<string>(zeros).fill('0'), ...after].map((group) => parseInt(group, 16));
+}
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, for the prefixes that mean one
+ * (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 well-known); null for any other address.
+ *
+ * @example
+ *   embeddedIpv4('0:0:0:0:0:ffff:c0a8:101'); // '192.168.1.1'
+ *   embeddedIpv4('2001:db8::1');             // null
+ */
+export function embeddedIpv4(ip: string): string | null {
+  const g = ipv6Groups(ip);
+  const zeroHead = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0;
+  const carries =
+    (zeroHead && ((g[4] === 0 && (g[5] === 0xffff || g[5] === 0)) || (g[4] === 0xffff && g[5] === 0))) ||
+    (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0);
+  if (!carries) return null;
+  return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.');
 }
 
 /** The database stores float32 coordinates; 4 decimals (about 11 m) drop the float noise. */
