@@ -54,6 +54,12 @@ describe('DNS lookup against a local test server', () => {
     assert.equal(values.length, 3);
   });
 
+  it('TXT text is read as UTF-8 when its bytes are UTF-8 (even split across strings), else one character per byte', async () => {
+    assert.deepEqual(await records('domain=utf8.example.test&type=TXT'), [{ value: 'caf\u00e9 \u2615 \u65e5\u672c' }]);
+    assert.deepEqual(await records('domain=split.example.test&type=TXT'), [{ value: 'caf\u00e9!' }]);
+    assert.deepEqual(await records('domain=latin1.example.test&type=TXT'), [{ value: 'caf\u00e9' }]);
+  });
+
   it('SOA', async () => {
     assert.deepEqual(await records('domain=example.test&type=SOA'), [{
       nsname: 'ns1.example.test', hostmaster: 'hostmaster.example.test', serial: 2026112201, refresh: 7200, retry: 3600, expire: 1209600, minttl: 300,

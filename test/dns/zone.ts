@@ -19,6 +19,10 @@ export function buildZone(): Record<string, ZoneRecord[]> {
   zone['late._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024).join('').replace('v=DKIM1; k=rsa; ', 'k=rsa; v=DKIM1; ').match(/.{1,200}/g)! }];
   zone['ed._domainkey.example.test'] = [{ type: 'TXT', data: `v=DKIM1; k=ed25519; p=${randomBytes(32).toString('base64')}` }];
   zone['selector1._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
+  // UTF-8 text, one character split across two character-strings, and bytes that are not UTF-8 (Latin-1 é).
+  zone['utf8.example.test'] = [{ type: 'TXT', data: ['caf\u00e9 \u2615 ', '\u65e5\u672c'] }];
+  zone['split.example.test'] = [{ type: 'TXT', data: [Buffer.from('caf'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x21])] }];
+  zone['latin1.example.test'] = [{ type: 'TXT', data: [Buffer.from([0x63, 0x61, 0x66, 0xe9])] }];
   zone['big.example.test'] = Array.from({ length: 120 }, (_, i) => ({ type: 'A', ttl: 60, data: `198.51.100.${i + 1}` }));
   return zone;
 }

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 /** A problem found in a mail-authentication record: a stable `code` and a sentence. */
 export interface RecordWarning {
   code: string;
@@ -43,7 +44,19 @@ export function parseTagList(value: string): TagList {
   return { tags, order, warnings };
 }
 
-/** The joined value of each TXT record (node gives each record as its character-strings). */
+/**
+ * The joined value of each TXT record. node gives each record as its character-strings with one
+ * character per byte (Latin-1); the joined bytes are read as UTF-8 when they are valid UTF-8 (a
+ * character may straddle two character-strings), else left one character per byte.
+ *
+ * @example
+ *   joinTxt([['caf\u00c3', '\u00a9']]) // ['café']
+ */
 export function joinTxt(answers: unknown[]): string[] {
-  return (answers as string[][]).map((chunks) => chunks.join(''));
+  return (answers as string[][]).map((chunks) => {
+    const text = chunks.join('');
+    if (!/[\x80-\xff]/.test(text)) return text;
+    const bytes = Buffer.from(text, 'latin1');
+    return isUtf8(bytes) ? bytes.toString('utf8') : text;
+  });
 }
