@@ -30,10 +30,23 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
         { qualifier: null, mechanism: 'redirect', value: '_spf.example.org' },
         { qualifier: '~', mechanism: 'all', value: null },
       ],
-      lookup_count: 7,
+      // redirect= next to all is ignored (RFC 7208 §6.1): a, mx, include, and the include's include and its a.
+      lookup_count: 5,
       valid: true,
-      warnings: [],
+      warnings: [{ code: 'redirect_ignored', message: '"redirect=_spf.example.org" is never followed: the record has "all" (RFC 7208 §6.1).' }],
     }]);
+  });
+
+  it('SPF: a redirect= in a record with all is neither followed nor counted', async () => {
+    // nested.test alone takes 13 lookups; behind an ignored redirect it takes none.
+    const [record] = (await lookup('domain=redirectall.test&type=SPF')).records;
+    assert.deepEqual([record.lookup_count, record.valid, codes(record)], [0, true, ['redirect_ignored']]);
+  });
+
+  it('SPF: a syntax error inside an included record makes the check a permerror', async () => {
+    const [record] = (await lookup('domain=incbad.test&type=SPF')).records;
+    assert.deepEqual([record.valid, codes(record)], [false, ['include_invalid']]);
+    assert.match(record.warnings[0].message, /badinc\.test is invalid.*300\.1\.1\.1.*"foo"/);
   });
 
   it('SPF: lookup_count includes the records reached through include and redirect', async () => {
@@ -79,7 +92,7 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
   it('SPF: arguments outside RFC 7208\'s grammar make the record invalid (permerror): bad addresses, prefix lengths, a domain-less a:, all with an argument, a second redirect', async () => {
     const [record] = (await lookup('domain=badsyntaxspf.test&type=SPF')).records;
     assert.equal(record.valid, false);
-    assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term']);
+    assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'redirect_ignored']);
     assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /999\.1\.1\.1.*zz.*\/33.*\/129.*needs a domain.*\/33.*more than once.*takes no argument/);
     const [good] = (await lookup('domain=goodsyntaxspf.test&type=SPF')).records;
     assert.deepEqual([good.valid, good.warnings], [true, []]);

@@ -1,6 +1,6 @@
 import type { DevutilError } from '../../errors.js';
 import { normalizeDomain } from './domain-name.js';
-import { DNS_QUERYING, MAX_DNS_LOOKUPS, parseSpf, SPF_RECORD, type SpfRecord, type SpfTerm } from './spf.js';
+import { evaluatedTerms, MAX_DNS_LOOKUPS, parseSpf, SPF_RECORD, type SpfRecord, type SpfTerm } from './spf.js';
 import { joinTxt, type RecordWarning } from './tags.js';
 
 /** Fetch the TXT answers of a name (cached by the DNS client). */
@@ -20,7 +20,8 @@ interface Walk {
  * Follow `include:` and `redirect=` of each SPF record (RFC 7208 §4.6.4: the 10-lookup limit
  * covers the whole evaluation) and make `lookupCount` the total. Adds `too_many_dns_lookups`
  * when the total exceeds 10, `include_without_spf` (permerror: the target has no single SPF record),
- * `include_failed` (the target's lookup failed: a temperror) and `include_loop` (a permerror). Targets with
+ * `include_invalid` (the target's record has a syntax error: a permerror), `include_failed` (the
+ * target's lookup failed: a temperror) and `include_loop` (a permerror). Targets with
  * macros (`%{d}`) cannot be followed and count only themselves.
  *
  * @example
@@ -43,7 +44,7 @@ export async function countIncludedLookups(records: SpfRecord[], domain: string,
 
 /** DNS-querying terms of the records that these terms include or redirect to. */
 async function countNested(terms: SpfTerm[], walk: Walk, ancestors: ReadonlySet<string>): Promise<number> {
-  const targets = terms.filter((t) => (t.mechanism === 'include' || t.mechanism === 'redirect') && t.value && !t.value.includes('%'));
+  const targets = evaluatedTerms(terms).filter((t) => (t.mechanism === 'include' || t.mechanism === 'redirect') && t.value && !t.value.includes('%'));
   const counts = await Promise.all(targets.map((t) => countTarget(t.value!, walk, ancestors)));
   return counts.reduce((a, b) => a + b, 0);
 }
@@ -78,6 +79,12 @@ async function countTarget(value: string, walk: Walk, ancestors: ReadonlySet<str
     return 0;
   }
   const included = parseSpf(spf[0]!);
-  const own = included.mechanisms.filter((m) => DNS_QUERYING.has(m.mechanism)).length;
+  // A syntax error anywhere in the included record is a permerror of the whole check (RFC 7208 §5.2, §6.1).
+  const broken = included.warnings.filter((w) => w.code === 'invalid_term');
+  if (broken.length > 0) {
+    walk.invalid = true;
+    walk.warnings.push({ code: 'include_invalid', message: `The SPF record of ${name} is invalid (RFC 7208 §5.2: permerror): ${broken.map((w) => w.message).join(' ')}` });
+  }
+  const own = included.lookupCount;
   return own + (own > MAX_DNS_LOOKUPS ? 0 : await countNested(included.mechanisms, walk, new Set([...ancestors, name])));
 }

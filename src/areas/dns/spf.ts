@@ -54,7 +54,8 @@ function argumentError(name: string, hasColon: boolean, value: string | null): s
  * The SPF records among a domain's TXT answers, each parsed (RFC 7208). Warnings flag what makes
  * a check fail with permerror: more than one SPF record (`multiple_spf_records`), more than 10
  * DNS-querying terms in the record itself (`too_many_dns_lookups`; spf-includes.ts adds the included ones), an
- * unparseable term (`invalid_term`), and risky ones (`plus_all`, `ptr_mechanism`, `terms_after_all`).
+ * unparseable term (`invalid_term`), and risky ones (`plus_all`, `ptr_mechanism`, `terms_after_all`,
+ * `redirect_ignored` for a `redirect=` next to `all`).
  *
  * @example
  *   readSpfRecords([['v=spf1 include:_spf.google.com ~all']])[0].mechanisms;
@@ -73,7 +74,17 @@ export function readSpfRecords(txtAnswers: unknown[]): SpfRecord[] {
 }
 
 /**
- * Parse one SPF record's terms; `lookupCount` counts its own DNS-querying terms.
+ * The terms a check can evaluate: all of them, but `redirect=` when the record has an `all`
+ * mechanism anywhere (RFC 7208 §6.1: it is then ignored, and costs no lookup).
+ */
+export function evaluatedTerms(terms: SpfTerm[]): SpfTerm[] {
+  if (!terms.some((t) => t.qualifier !== null && t.mechanism === 'all')) return terms;
+  return terms.filter((t) => !(t.qualifier === null && t.mechanism === 'redirect'));
+}
+
+/**
+ * Parse one SPF record's terms; `lookupCount` counts its own DNS-querying terms (a `redirect=`
+ * next to `all` is ignored).
  *
  * @example
  *   parseSpf('v=spf1 a mx -all').lookupCount; // 2
@@ -116,7 +127,11 @@ export function parseSpf(value: string): SpfRecord {
       warnings.push({ code: 'invalid_term', message: `"${term}" is not an SPF mechanism or modifier.` });
     }
   }
-  const lookupCount = mechanisms.filter((m) => DNS_QUERYING.has(m.mechanism)).length;
+  const redirect = mechanisms.find((m) => m.qualifier === null && m.mechanism === 'redirect');
+  if (redirect && sawAll) {
+    warnings.push({ code: 'redirect_ignored', message: `"redirect=${redirect.value}" is never followed: the record has "all" (RFC 7208 §6.1).` });
+  }
+  const lookupCount = evaluatedTerms(mechanisms).filter((m) => DNS_QUERYING.has(m.mechanism)).length;
   if (lookupCount > MAX_DNS_LOOKUPS) {
     warnings.push({ code: 'too_many_dns_lookups', message: `The record has ${lookupCount} DNS-querying terms; RFC 7208 §4.6.4 allows ${MAX_DNS_LOOKUPS}.` });
   }
