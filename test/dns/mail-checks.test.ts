@@ -102,6 +102,23 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.deepEqual((await lookup('domain=nodkim.test&type=SPF')).records, []);
   });
 
+  it('DMARC: v must be exactly DMARC1; tag names and keywords match in any case; bad adkim/aspf/fo/rf/ri are flagged', async () => {
+    // v=dmarc1 is no DMARC record (RFC 7489 §6.4: the value must match precisely): one record remains.
+    const { records } = await lookup('domain=cases.test&type=DMARC');
+    assert.equal(records.length, 1);
+    const [record] = records;
+    assert.deepEqual([record.policy, record.subdomain_policy, record.valid], ['reject', 'none', true]);
+    assert.deepEqual(codes(record), ['invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value']);
+    assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /adkim=x.*aspf=q.*fo=9.*rf=foo.*ri=abc/);
+  });
+
+  it('DMARC: a repeated tag, in the same case or another, makes the record invalid (first value used)', async () => {
+    const [dup] = (await lookup('domain=dup.test&type=DMARC')).records;
+    assert.deepEqual([dup.policy, dup.valid, codes(dup)], ['reject', false, ['duplicate_tag']]);
+    const [dupCase] = (await lookup('domain=dupcase.test&type=DMARC')).records;
+    assert.deepEqual([dupCase.policy, dupCase.valid, codes(dupCase)], ['reject', false, ['duplicate_tag']]);
+  });
+
   it('DMARC: tags parsed and the policy named', async () => {
     const body = await lookup('domain=example.test&type=DMARC');
     assert.deepEqual(body.records, [{

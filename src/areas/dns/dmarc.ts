@@ -12,12 +12,39 @@ export interface DmarcRecord {
 }
 
 const POLICIES = new Set(['none', 'quarantine', 'reject']);
-const DMARC_RECORD = /^v\s*=\s*DMARC1\s*(?:;|$)/i;
+/** RFC 7489's ABNF: the tag name `v` in any case, its value exactly `DMARC1` (`%x44 %x4d %x41 %x52 %x43 %x31`). */
+const DMARC_RECORD = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
+
+/** Tags whose value has a fixed grammar (RFC 7489 §6.4; names and keywords in any case), each with what it must be. */
+const TAG_VALUES: Record<string, [RegExp, string]> = {
+  adkim: [/^[rs]$/i, '"r" (relaxed) or "s" (strict)'],
+  aspf: [/^[rs]$/i, '"r" (relaxed) or "s" (strict)'],
+  fo: [/^[01ds](?:\s*:\s*[01ds])*$/i, 'a colon-separated list of 0, 1, d and s'],
+  rf: [/^(?:[A-Za-z][A-Za-z0-9-]*\s*:\s*)*afrf(?:\s*:\s*[A-Za-z][A-Za-z0-9-]*)*$/i, 'a colon-separated list of report formats that includes "afrf", the only one defined'],
+  ri: [/^\d{1,10}$/, 'a number of seconds'],
+};
+
+/**
+ * The tags by lower-cased name (RFC 7489's ABNF names them in quoted strings, which match in any
+ * case), first occurrence kept; a name repeated in another case is a duplicate as well.
+ */
+function tagsByName(order: readonly string[], tags: Record<string, string>, warnings: RecordWarning[]): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const name of order) {
+    const key = name.toLowerCase();
+    if (!byName.has(key)) byName.set(key, tags[name]!);
+    else warnings.push({ code: 'duplicate_tag', message: `Tag "${name}" appears more than once (tag names match in any case); the first value is used.` });
+  }
+  return byName;
+}
 
 /**
  * The DMARC records among the TXT answers at `_dmarc.<domain>` (RFC 7489 §6.6.3: only records
- * starting with `v=DMARC1` count). Warnings: `multiple_dmarc_records` (then no policy applies),
- * `missing_policy`, `invalid_policy`, `invalid_subdomain_policy`, `invalid_pct`, plus tag-list syntax.
+ * starting with `v=DMARC1`, the value in that exact case, count). Tag names and keywords match in
+ * any case (`P=Reject`). Warnings: `multiple_dmarc_records` (then no policy applies),
+ * `missing_policy`, `invalid_policy`, `invalid_subdomain_policy`, `invalid_pct`, `invalid_tag_value`
+ * (adkim, aspf, fo, rf, ri), plus tag-list syntax (`duplicate_tag` makes the record invalid: a
+ * tag-list with a repeated tag is invalid as a whole, RFC 6376 §3.2).
  *
  * @example
  *   readDmarcRecords([['v=DMARC1; p=reject']])[0].policy; // 'reject'
@@ -25,17 +52,23 @@ const DMARC_RECORD = /^v\s*=\s*DMARC1\s*(?:;|$)/i;
 export function readDmarcRecords(txtAnswers: unknown[]): DmarcRecord[] {
   const values = joinTxt(txtAnswers).filter((v) => DMARC_RECORD.test(v));
   return values.map((value) => {
-    const { tags, warnings } = parseTagList(value);
-    const p = tags.p?.toLowerCase();
-    const sp = tags.sp?.toLowerCase();
+    const { tags, order, warnings } = parseTagList(value);
+    const byName = tagsByName(order, tags, warnings);
+    const p = byName.get('p')?.toLowerCase();
+    const sp = byName.get('sp')?.toLowerCase();
+    const pct = byName.get('pct');
     if (values.length > 1) warnings.push({ code: 'multiple_dmarc_records', message: `${values.length} DMARC records are published; RFC 7489 §6.6.3 says none applies.` });
     if (p === undefined) warnings.push({ code: 'missing_policy', message: 'The required "p" tag is missing.' });
-    else if (!POLICIES.has(p)) warnings.push({ code: 'invalid_policy', message: `p=${tags.p} is not none, quarantine or reject.` });
-    if (sp !== undefined && !POLICIES.has(sp)) warnings.push({ code: 'invalid_subdomain_policy', message: `sp=${tags.sp} is not none, quarantine or reject.` });
-    if (tags.pct !== undefined && !/^(?:100|[1-9]?\d)$/.test(tags.pct)) warnings.push({ code: 'invalid_pct', message: `pct=${tags.pct} is not an integer from 0 to 100.` });
+    else if (!POLICIES.has(p)) warnings.push({ code: 'invalid_policy', message: `p=${byName.get('p')} is not none, quarantine or reject.` });
+    if (sp !== undefined && !POLICIES.has(sp)) warnings.push({ code: 'invalid_subdomain_policy', message: `sp=${byName.get('sp')} is not none, quarantine or reject.` });
+    if (pct !== undefined && !/^(?:100|[1-9]?\d)$/.test(pct)) warnings.push({ code: 'invalid_pct', message: `pct=${pct} is not an integer from 0 to 100.` });
+    for (const [name, [pattern, expected]] of Object.entries(TAG_VALUES)) {
+      const tagValue = byName.get(name);
+      if (tagValue !== undefined && !pattern.test(tagValue)) warnings.push({ code: 'invalid_tag_value', message: `${name}=${tagValue} is not ${expected}; receivers use the default.` });
+    }
     const policy = p !== undefined && POLICIES.has(p) ? p : null;
     const subdomainPolicy = sp !== undefined && POLICIES.has(sp) ? sp : policy;
-    const valid = values.length === 1 && policy !== null && !warnings.some((w) => w.code === 'invalid_subdomain_policy');
+    const valid = values.length === 1 && policy !== null && !warnings.some((w) => w.code === 'invalid_subdomain_policy' || w.code === 'duplicate_tag');
     return { value, tags, policy, subdomainPolicy, valid, warnings };
   });
 }
