@@ -119,6 +119,16 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.deepEqual([dupCase.policy, dupCase.valid, codes(dupCase)], ['reject', false, ['duplicate_tag']]);
   });
 
+  it('DKIM and DMARC on a domain too long for some of their names: those names are not asked, 200 with no records', async () => {
+    const long = `${Array(4).fill('b'.repeat(60)).join('.')}.test`; // 249 characters
+    for (const type of ['DKIM', 'DMARC']) {
+      const res = await zone.t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${long}&type=${type}`, headers: zone.t.auth });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.deepEqual(res.json().records, []);
+    }
+    assert.ok(!zone.dns.queries.some((q) => q.name.length > 253));
+  });
+
   it('DMARC: tags parsed and the policy named', async () => {
     const body = await lookup('domain=example.test&type=DMARC');
     assert.deepEqual(body.records, [{

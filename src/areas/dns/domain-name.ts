@@ -5,7 +5,8 @@ import { invalidField } from '../../errors.js';
 const LABEL = /^[a-z0-9_-]{1,63}$/;
 /** ASCII characters a name may carry alongside non-ASCII ones before IDNA conversion. */
 const ASCII_IN_UNICODE_NAME = /^(?:[a-z0-9._-]|[^\x00-\x7f])+$/i;
-const MAX_NAME_LENGTH = 253;
+/** Longest name in text form, without the final dot (RFC 1035's 255 octets on the wire). */
+export const MAX_NAME_LENGTH = 253;
 
 /**
  * Check a domain name and return it in the form queried: lower case, without a final dot, and
@@ -18,7 +19,10 @@ const MAX_NAME_LENGTH = 253;
  *   normalizeDomain('a b.com', 'domain');         // throws 422 validation_error
  */
 export function normalizeDomain(input: string, field: string, allowIp = false): string {
-  if (allowIp && isIP(input)) return input.toLowerCase();
+  if (allowIp && isIP(input)) {
+    if (input.includes('%')) throw invalidField(field, 'must be an address without a zone id (such as %eth0): a zone is local to one host and has no reverse name');
+    return input.toLowerCase();
+  }
   if (isIP(input)) throw invalidField(field, 'must be a domain name, not an IP address (use type PTR for reverse lookups)');
   if (input.length === 0) throw invalidField(field, 'must not be empty');
   if (/\s/.test(input)) throw invalidField(field, 'must not contain spaces');

@@ -3,7 +3,7 @@ import { invalidField } from '../../errors.js';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { COMMON_DKIM_SELECTORS } from './dkim.js';
 import { withDeadline, type DnsClient, type QueryType } from './dns-client.js';
-import { normalizeDomain, normalizeSelector } from './domain-name.js';
+import { MAX_NAME_LENGTH, normalizeDomain, normalizeSelector } from './domain-name.js';
 import { RECORD_TYPES, type LookupType } from './record-types.js';
 
 export interface LookupInput {
@@ -48,12 +48,18 @@ const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
  */
 export function lookupDns(input: LookupInput, client: DnsClient, caller: string, timeoutMs = LOOKUP_TIMEOUT_MS): MaybePromise<LookupResult> {
   const started = performance.now();
+  // ASCII letters only: `toUpperCase` would also make "ſpf" into SPF.
   const type = input.type.toUpperCase() as LookupType;
-  if (!Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
+  if (!/^[A-Za-z]+$/.test(input.type) || !Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
   const row = RECORD_TYPES[type];
   const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
   const selectors = type !== 'DKIM' ? [] : input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
-  const names = row.names?.(domain, selectors) ?? [{ name: domain }];
+  // A name that a selector or `_dmarc.` makes longer than any domain name can be has no records:
+  // it is not asked (a selector the caller gave that cannot fit is a 422 on it).
+  const names = (row.names?.(domain, selectors) ?? [{ name: domain }]).filter((at) => at.name.length <= MAX_NAME_LENGTH);
+  if (input.selector !== undefined && type === 'DKIM' && names.length === 0) {
+    throw invalidField('selector', `is too long for this domain: ${selectors[0]}._domainkey.${domain} would exceed ${MAX_NAME_LENGTH} characters`);
+  }
   const read = (answers: unknown[][]) => names.flatMap((at, i) => row.read(answers[i]!, at));
   const cached = names.map((at) => client.peek(row.query, at.name));
   const records = cached.every((a) => a !== undefined) && !row.expand
