@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
 import { emptyBodyFailure } from './json-body.js';
 import { toFieldErrors } from './validation.js';
@@ -42,6 +42,16 @@ export function toDevutilError(err: unknown): DevutilError {
 }
 
 /**
+ * Log a failed request's 5xx: an upstream that failed or timed out (DNS, replay) is the upstream's
+ * problem, not a fault here, so a warning with its reason and no stack trace; any other 5xx an
+ * error with its cause. 4xx are not logged.
+ */
+export function logFailure(log: FastifyBaseLogger, err: unknown, e: DevutilError): void {
+  if (e.code === 'upstream_error' || e.code === 'upstream_timeout') log.warn({ code: e.code, detail: e.message }, 'upstream failed');
+  else if (e.status >= 500) log.error({ err, code: e.code }, 'request failed');
+}
+
+/**
  * One error handler for the whole app: CONTRACT §0 bodies for every error, Fastify's own
  * included. 5xx are logged with the request id; their bodies never carry internal messages.
  */
@@ -51,7 +61,7 @@ export function registerErrorHandling(app: FastifyInstance, onNotFound?: (reques
     // A schema failure of a body sent empty is a 400 invalid_json (src/http/json-body.ts).
     const schemaFailure = err as FastifyError & { validationContext?: string };
     const e = Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body' ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
-    if (e.status >= 500) request.log.error({ err, code: e.code }, 'request failed');
+    logFailure(request.log, err, e);
     if (e.headers) reply.headers(e.headers);
     return reply.status(e.status).send(errorBody(e));
   });

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { errorBody } from '../errors.js';
-import { toDevutilError } from './error-handler.js';
+import { logFailure, toDevutilError } from './error-handler.js';
 import { writeHeadTrusted } from './prevalidated-head.js';
 
 /** The content type of every JSON answer. */
@@ -39,7 +39,7 @@ export function sendRawJsonText(res: ServerResponse, status: number, text: strin
 
 /**
  * The CONTRACT §0 error answer on a raw response, for routes that answer outside Fastify's reply
- * (the same body, status and headers as the app's error handler; 5xx logged, never detailed).
+ * (the same body, status and headers as the app's error handler; 5xx logged as it logs them, never detailed).
  * Headers set on `res` before the error are dropped; a response already under way is cut off.
  *
  * @example
@@ -47,7 +47,7 @@ export function sendRawJsonText(res: ServerResponse, status: number, text: strin
  */
 export function sendRawError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger): void {
   const e = toDevutilError(err);
-  if (e.status >= 500) log.error({ err, code: e.code }, 'request failed');
+  logFailure(log, err, e);
   if (res.headersSent) {
     res.destroy();
     return;

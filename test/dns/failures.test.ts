@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
+import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
 import { startDnsServer } from './dns-server.js';
@@ -27,6 +28,32 @@ describe('DNS upstream failures', () => {
     const first = count();
     await zone.t.app.inject({ method: 'GET', url: '/v1/lookup?domain=servfail.example.test&type=MX', headers: zone.t.auth });
     assert.ok(count() > first);
+  });
+});
+
+describe('DNS upstream failures in the log', () => {
+  it('a 502 is a warning naming the reason, without a stack trace', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const dns = await startDnsServer({}, { failing: { 'servfail.example.test': 'SERVFAIL' } });
+    const t = await buildTestApp({ env: { DNS_SERVERS: dns.address }, logger: { level: 'info', stream } });
+    try {
+      for (const url of ['/v1/lookup?domain=servfail.example.test&type=A', '/v1/lookup?domain=servfail.example.test&type=MX']) {
+        assert.equal((await t.app.inject({ method: 'GET', url, headers: t.auth })).statusCode, 502);
+      }
+      const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'servfail.example.test', type: 'TXT' } });
+      assert.equal(res.statusCode, 502);
+    } finally {
+      await t.close();
+      await dns.close();
+    }
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => (l.level as number) >= 40);
+    assert.equal(entries.length, 3, lines.join(''));
+    for (const entry of entries) {
+      assert.deepEqual([entry.level, entry.msg, entry.code], [40, 'upstream failed', 'upstream_error']);
+      assert.match(String(entry.detail), /SERVFAIL/);
+      assert.equal(entry.err, undefined);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -46,6 +46,8 @@ export interface TestAppOptions {
   /** Use this store instead of a fresh in-memory SQLite one (it is closed with the app). */
   store?: Store;
   clock?: TestClock;
+  /** The app's logger (none by default), e.g. `{ level: 'info', stream }` to read its lines. */
+  logger?: FastifyServerOptions['logger'];
   /** Register test-only routes before the app is ready (they go through the same hooks). */
   extraRoutes?: (app: FastifyInstance) => void;
 }
@@ -62,7 +64,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const store = options.store ?? createSqliteStore({ dataDir: ':memory:' });
   const clock = options.clock ?? createClock();
-  const app = await buildApp({ config, store, now: clock.now });
+  const app = await buildApp({ config, store, now: clock.now, logger: options.logger });
   options.extraRoutes?.(app);
   await app.ready();
   const newKey = async (plan = 'unlimited', name = 'test') => {
