@@ -43,6 +43,15 @@ describe('DNS lookup against a local test server', () => {
       [{ exchange: 'mx1.example.test', priority: 10 }, { exchange: 'mx2.example.test', priority: 20 }]);
   });
 
+  it('MX: a null MX (RFC 7505) names the root, "."', async () => {
+    assert.deepEqual(await records('domain=nullmx.test&type=MX'), [{ exchange: '.', priority: 0 }]);
+  });
+
+  it('A: a TTL with the top bit set is 0 (RFC 2181 §8); 2^31-1 is kept', async () => {
+    const found = (await records('domain=bigttl.test&type=A')) as { address: string; ttl: number }[];
+    assert.deepEqual(found.sort((a, b) => a.address.localeCompare(b.address)), [{ address: '192.0.2.7', ttl: 0 }, { address: '192.0.2.8', ttl: 2147483647 }]);
+  });
+
   it('NS', async () => {
     assert.deepEqual((await records('domain=example.test&type=NS')).map((r) => (r as { value: string }).value).sort(), ['ns1.example.test', 'ns2.example.test']);
   });

@@ -37,10 +37,11 @@ const values = (answers: unknown[]) => (answers as string[]).map((value) => ({ v
  *   RECORD_TYPES.MX.read([{ exchange: 'mx.example.com', priority: 10 }], { name: 'example.com' });
  */
 export const RECORD_TYPES: Record<LookupType, TypeRow> = {
-  A: { query: 'A', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl })) },
-  AAAA: { query: 'AAAA', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl })) },
+  A: { query: 'A', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl: readTtl(ttl) })) },
+  AAAA: { query: 'AAAA', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl: readTtl(ttl) })) },
   CNAME: { query: 'CNAME', read: values },
-  MX: { query: 'MX', read: (a) => (a as { exchange: string; priority: number }[]).map(({ exchange, priority }) => ({ exchange, priority })) },
+  // A null MX (RFC 7505: "this domain accepts no mail") names the root, which node gives as "".
+  MX: { query: 'MX', read: (a) => (a as { exchange: string; priority: number }[]).map(({ exchange, priority }) => ({ exchange: exchange === '' ? '.' : exchange, priority })) },
   NS: { query: 'NS', read: values },
   TXT: { query: 'TXT', read: (a) => joinTxt(a).map((value) => ({ value })) },
   SOA: {
@@ -67,6 +68,9 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
     read: (a, at) => readDkimRecords(a, at.selector!),
   },
 };
+
+/** A TTL with the top bit set means 0 (RFC 2181 §8); node gives the 32 bits as received. */
+const readTtl = (ttl: number) => (ttl > 0x7fffffff ? 0 : ttl);
 
 /** node gives a CAA record as `{ critical: flags, <tag>: value }`; `critical` is bit 128 of the flags (RFC 8659). */
 function readCaa(record: Record<string, string | number>): { critical: boolean; tag: string; value: string } {
