@@ -202,19 +202,26 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.match(res.json().detail, /more than 2000000 values/);
   });
 
-  it('a result repeating a large string past 32 Mi characters is refused with 422; just under it is served', async () => {
+  it('a result whose JSON would pass 32 MiB is refused with 422 (escapes, UTF-8 and numbers counted as written); just under it is served', async () => {
     const s = 'x'.repeat(1024 * 1024);
     const over = await transform({ data: { s }, expression: `[${Array(33).fill('s').join(',')}]` });
     assert.equal(over.statusCode, 422);
     assert.equal(over.json().code, 'validation_error');
-    assert.match(over.json().detail, /more than 33554432 characters/);
-    assert.deepEqual(over.json().errors, [{ path: 'expression', message: 'result must hold at most 33554432 characters of strings and keys' }]);
+    assert.match(over.json().detail, /more than 33554432 bytes of JSON/);
+    assert.deepEqual(over.json().errors, [{ path: 'expression', message: 'result must hold at most 33554432 bytes of JSON' }]);
     const keys = await transform({ data: { s }, expression: `{${Array.from({ length: 40 }, (_, i) => `k${i}: s`).join(',')}}` });
     assert.equal(keys.statusCode, 422);
     const under = await transform({ data: { s }, expression: `[${Array(31).fill('s').join(',')}]` });
     assert.equal(under.statusCode, 200);
     assert.equal(under.json().result.length, 31);
     assert.equal(under.json().result[30], s);
+    // 300000 control characters are 1.8 MB of JSON each time: 20 copies are 36 MB, though only 6 million characters.
+    const escaped = await transform({ data: { e: '\u0001'.repeat(300_000) }, expression: `[${Array(20).fill('e').join(',')}]` });
+    assert.equal(escaped.statusCode, 422);
+    // 80000 numbers of 24 digits and signs, 18 times: 36 MB of digits in 1.44 million values.
+    const numbers = await transform({ data: { n: Array(80_000).fill(-1.2345678901234567e-300) }, expression: `[${Array(18).fill('n').join(',')}]` });
+    assert.equal(numbers.statusCode, 422);
+    assert.match(numbers.json().detail, /bytes of JSON/);
   });
 
   it('a pad width beyond the bound is invalid_value', async () => {

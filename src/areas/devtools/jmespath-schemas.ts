@@ -1,5 +1,5 @@
 import { errorSchema } from '../../http/schemas.js';
-import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_CHARS, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
+import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_BYTES, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
 
 /** Longest expression accepted (characters). */
 export const MAX_EXPRESSION_LENGTH = 10_000;
@@ -24,7 +24,7 @@ export const jsonTransformSchema = {
     '(`syntax`, `lexer`, `unknown_function`, `invalid_type`, `invalid_arity`, `invalid_value`, and',
     '`undefined_variable` for a `$name` no `let` binds), `expression` and `position` (whenever the message has one).',
     'Object keys such as `__proto__` or `constructor` are ordinary keys. Limits: expression up to',
-    `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values and ${MAX_RESULT_CHARS} characters of strings and keys once expanded (else 422);`,
+    `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values and ${MAX_RESULT_BYTES} bytes of JSON once expanded, a value repeated counting each time (else 422);`,
     `pad widths up to ${MAX_PAD_WIDTH}; at most ${MAX_STEPS} evaluation steps; strings built by \`to_string\`, \`join\` and`,
     `\`replace\` up to ${MAX_STRING_CHARS} characters; an expression or data nesting too deeply to evaluate is a 422.`,
     `The last ${COMPILE_CACHE_SIZE} distinct expressions (per literal mode) are kept compiled.`,

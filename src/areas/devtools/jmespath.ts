@@ -25,11 +25,29 @@ export const COMPILE_CACHE_SIZE = 1000;
 /** Nodes (values) a result may hold once expanded; `[@,@,@]` chains can grow exponentially. */
 export const MAX_RESULT_NODES = 2_000_000;
 /**
- * Characters of strings and keys a result may hold once expanded (32 Mi, 16 times the largest
- * body): `[@,@,@,…]` over a 1 MB string, or a projection repeating it, would otherwise answer
- * hundreds of megabytes.
+ * Bytes of JSON text a result may take once serialised (32 MiB, 16 times the largest body):
+ * `[@,@,@,…]` over a 1 MB string, or a projection repeating it, would otherwise answer hundreds
+ * of megabytes.
  */
-export const MAX_RESULT_CHARS = 32 * 1024 * 1024;
+export const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+
+/** Characters JSON writes escaped (as `\n` or `\u0001`): up to 6 bytes each. */
+const ESCAPED = /[\x00-\x1f"\\]/g;
+/** A string whose JSON text is its length plus the quotes: printable ASCII without `"` and `\`. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** The bytes of a string's JSON text, at most 5 over per escaped character (UTF-8 for the rest). */
+function jsonStringBytes(text: string): number {
+  if (PLAIN.test(text)) return text.length + 2;
+  return Buffer.byteLength(text, 'utf8') + 2 + 5 * (text.match(ESCAPED)?.length ?? 0);
+}
+
+/** The bytes of a primitive's JSON text (a string's, a number's, true/false/null). */
+function jsonPrimitiveBytes(value: unknown): number {
+  if (typeof value === 'string') return jsonStringBytes(value);
+  if (typeof value === 'number') return String(value).length;
+  return value === false ? 5 : 4;
+}
 
 /** Runtime error message → CONTRACT §3.2 `error_type`; first matching row wins. */
 const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
@@ -123,7 +141,7 @@ function runtimeErrorPosition(expression: string, message: string): number | und
   return calls.length === 1 ? calls[0] : undefined;
 }
 
-/** A result past MAX_RESULT_NODES values or MAX_RESULT_CHARS characters: 422 on `expression`. */
+/** A result past MAX_RESULT_NODES values or MAX_RESULT_BYTES of JSON: 422 on `expression`. */
 function resultTooLarge(what: string): DevutilError {
   return new DevutilError('validation_error', `The result would hold more than ${what}.`, {
     errors: [{ path: 'expression', message: `result must hold at most ${what}` }],
@@ -131,15 +149,15 @@ function resultTooLarge(what: string): DevutilError {
 }
 
 /**
- * Count the values and the characters (strings and keys) of a result as serialisation would
- * expand them, stopping at either bound.
+ * Count the values and the bytes of JSON text of a result as serialisation would expand them
+ * (a value repeated counts each time), stopping at either bound. A string is scanned each time it
+ * appears, and every scan adds at least its length: the scanning stops within the byte bound too.
  */
 function checkResultSize(result: unknown): void {
   // Only containers go on the stack; their primitive members are counted where they stand.
   const stack: object[] = [];
   let count = 1;
-  // A string result is one the data held (2 MiB at most) or one built within MAX_STRING_CHARS.
-  let chars = 0;
+  let bytes = result !== null && typeof result === 'object' ? 0 : jsonPrimitiveBytes(result);
   if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
     const value = stack.pop()!;
@@ -147,17 +165,20 @@ function checkResultSize(result: unknown): void {
     if (Array.isArray(value)) children = value;
     else {
       const keys = Object.keys(value);
-      for (let i = 0; i < keys.length; i++) chars += keys[i].length;
+      // Each key with its quotes and colon.
+      for (let i = 0; i < keys.length; i++) bytes += jsonStringBytes(keys[i]) + 1;
       children = Object.values(value);
     }
     count += children.length;
     if (count > MAX_RESULT_NODES) throw resultTooLarge(`${MAX_RESULT_NODES} values`);
+    // Brackets, and a comma between members.
+    bytes += 1 + children.length;
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
-      if (typeof child === 'string') chars += child.length;
-      else if (child !== null && typeof child === 'object') stack.push(child);
+      if (child !== null && typeof child === 'object') stack.push(child);
+      else bytes += jsonPrimitiveBytes(child);
+      if (bytes > MAX_RESULT_BYTES) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
     }
-    if (chars > MAX_RESULT_CHARS) throw resultTooLarge(`${MAX_RESULT_CHARS} characters of strings and keys`);
   }
 }
 
