@@ -175,6 +175,8 @@ describe('POST /v1/date-format: bad input', () => {
     ['month 13', { date: '2026-13-01' }, 'date'],
     ['hour 24:30', { date: '2026-03-08T24:30:00' }, 'date'],
     ['a timestamp beyond the representable range', { date: 1e20 }, 'date'],
+    ['the last representable instant shown in a zone east of UTC', { date: 8640000000000000, to_timezone: 'Asia/Kolkata' }, 'date'],
+    ['the first representable instant shown in a zone west of UTC', { date: -8640000000000000, to_timezone: 'America/New_York' }, 'date'],
     ['a boolean date', { date: true }, 'date'],
     ['a missing date', {}, 'date'],
     ['an unknown from_timezone', { date: '2026-03-08', from_timezone: 'Mars/Olympus' }, 'from_timezone'],
@@ -290,8 +292,8 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
   });
 
   it('years before 1 and after 9999: %Y keeps a sign and four digits, iso8601 a sign and six (ISO 8601 expanded)', async () => {
-    const minusOne = await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%Y %y %G|%c' });
-    assert.deepEqual(minusOne.json(), { formatted: '-0001 99 -0002|Fri Jan  1 00:00:00 -0001', iso8601: '-000001-01-01T00:00:00+00:00', timestamp: -62198755200, timezone: 'UTC' });
+    const minusOne = await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%Y %y %G %C|%c' });
+    assert.deepEqual(minusOne.json(), { formatted: '-0001 99 -0002 -1|Fri Jan  1 00:00:00 -0001', iso8601: '-000001-01-01T00:00:00+00:00', timestamp: -62198755200, timezone: 'UTC' });
     const year0 = await format({ date: '0000-06-15T00:00:00Z', output_format: '%Y %y %C' });
     assert.equal(year0.json().formatted, '0000 00 00');
     assert.equal(year0.json().iso8601, '0000-06-15T00:00:00+00:00');

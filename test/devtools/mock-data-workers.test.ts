@@ -63,6 +63,8 @@ describe('POST /v1/mock-data: large requests are drawn on worker threads', () =>
     const big = { text: 'x'.repeat(100_000) };
     assert.ok(planMockData({ fields: fields(1, 'constant', { value: big }), rows: 2 }).cost > INLINE_COST);
     assert.ok(planMockData({ fields: fields(1, 'enum', { values: [1, 2, big] }), rows: 2 }).cost > INLINE_COST);
+    assert.equal(planMockData({ fields: fields(5, 'paragraph', { sentences: 20 }), rows: 5 }).cost, 250);
+    assert.equal(planMockData({ fields: fields(1, 'words', { count: 50 }), rows: 10 }).cost, 50);
   });
 
   it('errors found while drawing on a worker keep their code, detail and field', async () => {

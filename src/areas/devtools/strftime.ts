@@ -75,7 +75,8 @@ const DIRECTIVES: Record<string, Directive> = {
   b: ({ dt }) => MONTHS[dt.month - 1].slice(0, 3),
   B: ({ dt }) => MONTHS[dt.month - 1],
   c: (m) => strftime(m, '%a %b %e %H:%M:%S %Y'),
-  C: ({ dt }) => pad(Math.floor(dt.year / 100)),
+  // Negative centuries unpadded, as glibc writes them (year -1 is century -1).
+  C: ({ dt }) => (dt.year < 0 ? String(Math.floor(dt.year / 100)) : pad(Math.floor(dt.year / 100))),
   d: ({ dt }) => pad(dt.day),
   D: (m) => strftime(m, '%m/%d/%y'),
   e: ({ dt }) => pad(dt.day, 2, ' '),

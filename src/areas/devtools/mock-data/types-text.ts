@@ -15,19 +15,20 @@ export const TEXT_TYPES: FieldType[] = [
     name: 'words',
     description: 'Space-separated lorem ipsum words.',
     options: { count: count('words', 50, 3) },
-    create: (f, o) => () => f.lorem.words(o.count as number),
+    create: (f, o) => Object.assign(() => f.lorem.words(o.count as number), { cost: Math.max(1, (o.count as number) / 10) }),
   },
   {
     name: 'sentence',
     description: 'Lorem ipsum sentence.',
     options: { words: count('words', 50) },
-    create: (f, o) => () => f.lorem.sentence(o.words as number | undefined),
+    create: (f, o) => Object.assign(() => f.lorem.sentence(o.words as number | undefined), { cost: Math.max(1, ((o.words as number | undefined) ?? 10) / 10) }),
   },
   {
     name: 'paragraph',
     description: 'Lorem ipsum paragraph.',
     options: { sentences: count('sentences', 20, 3) },
-    create: (f, o) => () => f.lorem.paragraph(o.sentences as number),
+    // A sentence costs about half a typical value (measured: 20 sentences about 10).
+    create: (f, o) => Object.assign(() => f.lorem.paragraph(o.sentences as number), { cost: Math.max(1, (o.sentences as number) / 2) }),
   },
   simpleType('slug', 'URL slug of lorem words.', (f) => f.lorem.slug()),
   simpleType('color', 'Hex colour #rrggbb.', (f) => f.color.rgb()),
