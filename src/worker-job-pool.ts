@@ -125,7 +125,10 @@ export function createJobPool<Input, Output, Meta = void>(options: JobPoolOption
     else if (slot.job?.id !== reply.id) return; // a late reply of a job already answered
     else if ('phase' in reply) return startClock(slot, reply.phase);
     else if (reply.ok) finish(slot)!.resolve(reply.result);
-    else finish(slot)!.reject(new DevutilError(reply.code, reply.message, { errors: reply.errors }));
+    else {
+      const cause = reply.cause && Object.assign(new Error(reply.cause.message), { stack: reply.cause.stack });
+      finish(slot)!.reject(new DevutilError(reply.code, reply.message, { errors: reply.errors, cause }));
+    }
     pump();
   }
 

@@ -6,7 +6,7 @@ export type JobReply<Output> =
   | { ready: true }
   | { id: number; phase: string }
   | { id: number; ok: true; result: Output }
-  | { id: number; ok: false; code: ErrorCode; message: string; errors?: FieldError[] };
+  | { id: number; ok: false; code: ErrorCode; message: string; errors?: FieldError[]; cause?: { message: string; stack?: string } };
 
 export interface JobHandler<Input, Output> {
   /** Do one job; `enterPhase` restarts the pool's clock with that phase's limit. */
@@ -34,7 +34,9 @@ export function serveJobs<Input, Output>(handler: JobHandler<Input, Output>): vo
       post({ id, ok: true, result: await handler.run(input, (phase) => post({ id, phase })) });
     } catch (err) {
       const e = err instanceof DevutilError ? err : handler.unexpected(err);
-      post({ id, ok: false, code: e.code, message: e.message, errors: e.errors });
+      // A 5xx carries what caused it, for the service's log (never for the answer).
+      const cause = e.status >= 500 && err instanceof Error ? { message: err.message, stack: err.stack } : undefined;
+      post({ id, ok: false, code: e.code, message: e.message, errors: e.errors, cause });
     }
   });
   void Promise.allSettled([handler.warmUp?.()]).then(() => post({ ready: true }));

@@ -56,7 +56,13 @@ describe('worker job pool (src/worker-job-pool.ts)', () => {
       assert.deepEqual(err.errors, [{ path: 'spin', message: 'refused' }]);
       return true;
     });
-    await assert.rejects(p.run({ spin: 1, fail: 'other' }, ''), { code: 'internal_error', message: 'Unexpected.' });
+    await assert.rejects(p.run({ spin: 1, fail: 'other' }, ''), (err: DevutilError) => {
+      assert.deepEqual([err.code, err.message], ['internal_error', 'Unexpected.']);
+      // The worker's own error comes along as the cause, for the log.
+      assert.equal((err.cause as Error).message, 'boom');
+      assert.match(String((err.cause as Error).stack), /TypeError: boom/);
+      return true;
+    });
   });
 
   it('refuses past maxQueue with its busy error, and everything waiting when closed', async () => {
