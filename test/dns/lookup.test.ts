@@ -87,6 +87,10 @@ describe('DNS lookup against a local test server', () => {
     ]);
   });
 
+  it('CAA with a tag named "critical" keeps its tag and value', async () => {
+    assert.deepEqual(await records('domain=caacritical.test&type=CAA'), [{ critical: false, tag: 'critical', value: 'kept' }]);
+  });
+
   it('PTR from an IPv4 address builds the in-addr.arpa name', async () => {
     const res = await get('domain=192.0.2.1&type=PTR');
     assert.deepEqual(res.json().records, [{ value: 'host.example.test' }]);

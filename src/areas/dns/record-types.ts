@@ -74,6 +74,9 @@ const readTtl = (ttl: number) => (ttl > 0x7fffffff ? 0 : ttl);
 
 /** node gives a CAA record as `{ critical: flags, <tag>: value }`; `critical` is bit 128 of the flags (RFC 8659). */
 function readCaa(record: Record<string, string | number>): { critical: boolean; tag: string; value: string } {
+  // A tag named "critical" lands on the flags' own name, its value replacing them: the value is kept,
+  // and the flag (lost) reads false.
+  if (typeof record.critical === 'string' && Object.keys(record).length === 1) return { critical: false, tag: 'critical', value: record.critical };
   const tag = Object.keys(record).find((k) => k !== 'critical') ?? '';
   return { critical: (Number(record.critical) & 128) !== 0, tag, value: String(record[tag] ?? '') };
 }
