@@ -10,6 +10,9 @@ import { HIT_FLUSH_MS } from '../../src/storage/sqlite/mocks.js';
 import { binRecord, capturedRequest, mockRecord, runStoreSuite } from './store-suite.js';
 
 runStoreSuite('sqlite (in memory)', async () => createSqliteStore({ dataDir: ':memory:' }));
+// On a file, as `npm start` runs it: WAL, the checkpointer thread, a connection that outlives the
+// suite's writes (one instance: SQLite's pubsub is in-process, so the suite's peer is the store itself).
+runStoreSuite('sqlite (file)', async () => createSqliteStore({ dataDir: mkdtempSync(join(tmpdir(), 'devutil-suite-')) }));
 
 
 it('sqlite: credit usage counted in memory is on disk after close and after the flush interval', async () => {
