@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,7 @@ import { join } from 'node:path';
 import { it } from 'node:test';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';
-import { WAL_AUTOCHECKPOINT_PAGES } from '../../src/storage/sqlite/database.js';
+import { openDatabase, PAGE_SIZE, WAL_AUTOCHECKPOINT_BYTES } from '../../src/storage/sqlite/database.js';
 import { HIT_FLUSH_MS } from '../../src/storage/sqlite/mocks.js';
 import { binRecord, capturedRequest, mockRecord, runStoreSuite } from './store-suite.js';
 
@@ -63,13 +64,13 @@ it('sqlite: the checkpointer worker copies committed pages into the database fil
   const bin = binRecord('key_ckpt', { createdAt: T0, expiresAt: T0 + 3_600_000 });
   await store.bins.createBin(bin);
   const sizeBefore = statSync(file).size;
-  // 400 captures of 2 KB: about 200 pages of 4 KB, far below the automatic checkpoint's threshold.
+  // 400 captures of 2 KB: about 800 KB, far below the automatic checkpoint's threshold.
   const body = Buffer.alloc(2048, 'x');
   const counts = await Promise.all(
     Array.from({ length: 400 }, (_, i) => store.bins.captureRequest(capturedRequest(bin.id, { id: `req_ckpt${i}`, body, timestamp: T0 }), { maxRequests: 1000, now: T0 })),
   );
   assert.equal(counts.at(-1), 400);
-  assert.ok(400 * 2048 < (WAL_AUTOCHECKPOINT_PAGES * 4096) / 10, 'the test stays far below the automatic checkpoint');
+  assert.ok(400 * 2048 < WAL_AUTOCHECKPOINT_BYTES / 10, 'the test stays far below the automatic checkpoint');
   const grown = sizeBefore + 400 * 2048;
   for (let waited = 0; statSync(file).size < grown && waited < 5000; waited += CHECKPOINT_INTERVAL_MS) {
     await new Promise((r) => setTimeout(r, CHECKPOINT_INTERVAL_MS));
@@ -79,4 +80,31 @@ it('sqlite: the checkpointer worker copies committed pages into the database fil
   const reopened = createSqliteStore({ dataDir: dir });
   assert.equal((await reopened.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 400);
   await reopened.close();
+});
+
+it('sqlite: a new database has 16 KiB pages; one made with 4 KiB pages keeps them; both checkpoint after 16 MiB of WAL', async () => {
+  assert.equal(PAGE_SIZE, 16384);
+  const fresh = mkdtempSync(join(tmpdir(), 'devutil-pages-'));
+  const store = createSqliteStore({ dataDir: fresh });
+  await store.close();
+  const older = mkdtempSync(join(tmpdir(), 'devutil-pages-'));
+  const made = new Database(join(older, 'devutil.db'));
+  made.pragma('page_size = 4096');
+  made.pragma('journal_mode = WAL');
+  made.close();
+  const reopened = createSqliteStore({ dataDir: older });
+  await reopened.close();
+  for (const [dir, pageSize] of [[fresh, PAGE_SIZE], [older, 4096]] as const) {
+    const db = new Database(join(dir, 'devutil.db'));
+    assert.equal(db.pragma('page_size', { simple: true }), pageSize);
+    assert.equal(db.pragma('user_version', { simple: true }) as number > 0, true, 'migrated');
+    db.close();
+  }
+  // The bound each connection is given, in its file's pages.
+  for (const [dir, pages] of [[fresh, 1024], [older, 4096]] as const) {
+    const db = openDatabase({ filename: join(dir, 'devutil.db'), synchronous: 'NORMAL' });
+    assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), pages);
+    assert.equal(pages * (db.pragma('page_size', { simple: true }) as number), WAL_AUTOCHECKPOINT_BYTES);
+    db.close();
+  }
 });

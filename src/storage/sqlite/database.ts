@@ -128,8 +128,16 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, bin_seq, id);`,
 ];
 
-/** WAL pages after which a commit checkpoints (SQLite's default is 1000). */
-export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+/**
+ * Page size of a new database: 16 KiB instead of SQLite's 4. A group commit of captures (about 30 of
+ * 1.3 KB each, with their retention deletes) writes about a quarter as many WAL frames, each its own
+ * system calls and checksum, for the same bytes: side by side, catch +1.8 to +6.7% requests/s and
+ * 2-7% less CPU per capture (bench/ab.mjs, three runs); the store alone 8-10% less CPU.
+ */
+export const PAGE_SIZE = 16384;
+
+/** WAL bytes after which a commit checkpoints (SQLite's default is 1000 pages, 4 MiB of 4 KiB ones). */
+export const WAL_AUTOCHECKPOINT_BYTES = 16 * 1024 * 1024;
 
 export interface OpenOptions {
   /** File path, or `:memory:`. */
@@ -146,16 +154,19 @@ export interface OpenOptions {
 export function openDatabase(options: OpenOptions): Db {
   if (options.filename !== ':memory:') mkdirSync(dirname(options.filename), { recursive: true });
   const db = new Database(options.filename);
+  // Takes effect only on a new database (before WAL is switched on): an existing file keeps its size.
+  db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: every commit survives a process crash; FULL also survives power loss.
   db.pragma(`synchronous = ${options.synchronous}`);
   db.pragma('busy_timeout = 5000');
   // The automatic checkpoint runs inside a commit, on the event loop (a 40 MB one was measured to hold
   // requests for ~160 ms, a 4 MB one for ~15 ms). A file store's checkpointer worker copies the WAL
-  // every 50 ms (checkpointer.ts), so the automatic one, here every 4000 pages (16 MB of WAL), has
+  // every 50 ms (checkpointer.ts), so the automatic one, here after 16 MiB of WAL (in pages of the
+  // file's size: 1024 of 16 KiB, 4096 in a file made with 4 KiB pages before PAGE_SIZE), has
   // only the pages since its last pass left to copy; without the worker (an in-memory store has no
   // WAL) it is SQLite's bound as before. The WAL file is cut back to 64 MB after a checkpoint.
-  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_BYTES / (db.pragma('page_size', { simple: true }) as number)}`);
   db.pragma('journal_size_limit = 67108864');
   db.pragma('foreign_keys = ON');
   migrate(db);
