@@ -51,13 +51,16 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
     const eluStart = performance.eventLoopUtilization();
     const cpuStart = mainThreadCpuMs();
     const wallStart = performance.now();
-    for (let i = 0; i < 50; i++) {
+    // 200 samples, so p99 is a percentile (the 198th) and not the single worst answer: with 50 it was
+    // the maximum, and one slow turn of a loaded machine's scheduler failed the test.
+    const SAMPLES = 200;
+    for (let i = 0; i < SAMPLES; i++) {
       const start = performance.now();
       const res = await fetch(`${base}/healthz`);
       await res.arrayBuffer();
       latencies.push(performance.now() - start);
       assert.equal(res.status, 200);
-      await sleep(10);
+      await sleep(3);
     }
     const stillRunning = heavy.length - finished;
     const elu = performance.eventLoopUtilization(eluStart);
@@ -75,7 +78,7 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
     assert.ok(stillRunning > 0, 'the heavy work finished before the measurement ended, so it proves nothing');
     // Main-thread CPU well under the wall time: whatever the latencies, nothing ran synchronously for long.
     if (cpuStart !== undefined && cpuEnd !== undefined) assert.ok(cpuEnd - cpuStart < wall / 2, `main thread busy ${cpu} of ${wall.toFixed(0)} ms`);
-    assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms (median ${latencies[25].toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms, ` +
+    assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms (median ${latencies[SAMPLES / 2].toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms, ` +
       `event-loop utilisation ${elu.utilization.toFixed(2)}, main-thread CPU ${cpu} in ${wall.toFixed(0)} ms, ` +
       `machine load average ${loadavg()[0].toFixed(1)}, ${stillRunning} heavy requests still running at the end)`);
   });

@@ -276,6 +276,18 @@ describe('JWT bad input', () => {
     assert.equal((await verifyWithSecret(token, { audience: 'web' })).reason, 'claim_mismatch');
   });
 
+  it('checks sub when `subject` is given (claim_mismatch naming both), and not otherwise', async () => {
+    const token = await hs256({ subject: 'user_42' });
+    assert.equal((await verifyWithSecret(token)).valid, true);
+    assert.equal((await verifyWithSecret(token, { subject: 'user_42' })).valid, true);
+    assert.deepEqual(await verifyWithSecret(token, { subject: 'user_7' }), { valid: false, reason: 'claim_mismatch', error: 'sub is "user_42", expected "user_7"' });
+    const without = await hs256({ payload: { role: 'admin' } });
+    assert.deepEqual(await verifyWithSecret(without, { subject: 'user_42' }), { valid: false, reason: 'claim_mismatch', error: 'sub is null, expected "user_42"' });
+    const tooLong = await post('jwt-verify', { token, secret: SECRET, subject: 'x'.repeat(1025) });
+    assert.equal(tooLong.statusCode, 422);
+    assert.equal(tooLong.json().errors[0].path, 'subject');
+  });
+
   it('reports an algorithm outside `algorithms` as algorithm_not_allowed', async () => {
     const body = await verifyWithSecret(await hs256(), { algorithms: ['HS512'] });
     assert.deepEqual(body, { valid: false, reason: 'algorithm_not_allowed', error: 'alg HS256 is not in the allowed algorithms (HS512)' });

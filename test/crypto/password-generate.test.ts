@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -62,6 +63,27 @@ describe('generate-password and password-strength', () => {
     const chi2 = counts.reduce((sum, n) => sum + (n - expected) ** 2 / expected, 0);
     // 9 degrees of freedom: p = 0.0001 at 33.7.
     assert.ok(chi2 < 33.7, `chi2 ${chi2} for ${counts}`);
+  });
+
+  it('draws the 90 characters of all four classes without bias (chi-square over 4 × 50 × 128 draws, which a `byte % 90` draw fails)', async () => {
+    const passwords: string[] = [];
+    for (let i = 0; i < 4; i++) passwords.push(...(await generate('?length=128&count=50')).json().passwords);
+    const drawn = passwords.join('');
+    const alphabet = [...new Set(drawn)].sort();
+    assert.equal(alphabet.length, 90);
+    const chi2 = (text: string) => {
+      const counts = new Map<string, number>();
+      for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+      const expected = text.length / alphabet.length;
+      return alphabet.reduce((sum, c) => sum + ((counts.get(c) ?? 0) - expected) ** 2 / expected, 0);
+    };
+    // 89 degrees of freedom: p = 0.0001 at 147.35.
+    const LIMIT = 147.35;
+    assert.ok(chi2(drawn) < LIMIT, `chi2 ${chi2(drawn).toFixed(1)} over ${drawn.length} characters`);
+    // The same statistic on as many characters drawn with modulo bias (76 of the 90 take 3 of 256
+    // byte values, 14 take 2): expected about 500, so this test would catch such a generator.
+    const biased = Array.from(randomBytes(drawn.length), (b) => alphabet[b % alphabet.length]).join('');
+    assert.ok(chi2(biased) > LIMIT, `a modulo-biased draw scored only ${chi2(biased).toFixed(1)}`);
   });
 
   it('refuses every class disabled with 422', async () => {

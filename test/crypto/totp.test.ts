@@ -58,6 +58,27 @@ describe('TOTP', () => {
     assert.deepEqual(wide.json(), { valid: true, delta: -2 });
   });
 
+  for (const [period, algorithm, hash] of [[60, 'SHA256', 'sha256'], [15, 'SHA512', 'sha512'], [300, 'SHA1', 'sha1']] as const) {
+    it(`period ${period} (${algorithm}): a code counts ${period} s steps, and the window moves by ${period} s`, async () => {
+      const secret = Buffer.from('12345678901234567890');
+      const b32 = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
+      const at = 1_800_000_000 + period - 1; // the last second of a step
+      const code = referenceTotp(secret, at, 6, period, hash);
+      // The same code as the 30 s step would give is only a coincidence: it is computed from at / period.
+      assert.notEqual(code, referenceTotp(secret, at, 6, 30, hash));
+      const base = { secret: b32, code, digits: 6, period, algorithm };
+      assert.deepEqual((await verify({ ...base, window: 0, timestamp: at })).json(), { valid: true, delta: 0 });
+      // Same step, its first second.
+      assert.deepEqual((await verify({ ...base, window: 0, timestamp: at - period + 1 })).json(), { valid: true, delta: 0 });
+      // One step later: outside a zero window, found one step back in a window of 1.
+      assert.deepEqual((await verify({ ...base, window: 0, timestamp: at + 1 })).json(), { valid: false, delta: null });
+      assert.deepEqual((await verify({ ...base, window: 1, timestamp: at + 1 })).json(), { valid: true, delta: -1 });
+      // The code of the 30 s step at that time is not valid under this period.
+      const thirty = referenceTotp(secret, at, 6, 30, hash);
+      assert.deepEqual((await verify({ ...base, code: thirty, window: 0, timestamp: at })).json(), { valid: false, delta: null });
+    });
+  }
+
   it('timestamp defaults to the service clock', async () => {
     const secret = Buffer.from('12345678901234567890');
     const code = referenceTotp(secret, Math.floor(t.clock.now() / 1000));

@@ -6,6 +6,7 @@ export interface ClaimFailure {
 
 export interface ClaimExpectations {
   issuer?: string;
+  subject?: string;
   audience?: string | string[];
   /** Seconds of leeway for `exp` and `nbf`. */
   clockTolerance: number;
@@ -16,7 +17,7 @@ export interface ClaimExpectations {
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /**
- * Check registered claims as RFC 7519 §4.1 defines them, in jose's order: `iss` and `aud`
+ * Check registered claims as RFC 7519 §4.1 defines them, in jose's order: `iss`, `sub` and `aud`
  * (when the caller expects them), the types of `iat`/`nbf`/`exp`, then `nbf` and `exp` against
  * `now` ± `clockTolerance`. A token expires at `exp` exactly.
  *
@@ -27,6 +28,9 @@ export function checkClaims(payload: Record<string, unknown>, expect: ClaimExpec
   const mismatch = (error: string): ClaimFailure => ({ reason: 'claim_mismatch', error });
   if (expect.issuer !== undefined && payload.iss !== expect.issuer) {
     return mismatch(`iss is ${JSON.stringify(payload.iss ?? null)}, expected ${JSON.stringify(expect.issuer)}`);
+  }
+  if (expect.subject !== undefined && payload.sub !== expect.subject) {
+    return mismatch(`sub is ${JSON.stringify(payload.sub ?? null)}, expected ${JSON.stringify(expect.subject)}`);
   }
   if (expect.audience !== undefined) {
     const wanted = [expect.audience].flat();

@@ -15,6 +15,7 @@ export interface VerifyJwtOptions {
   /** Algorithms the caller accepts; default: every supported one (the key still has to fit). */
   algorithms?: JwtAlgorithmName[];
   issuer?: string;
+  subject?: string;
   audience?: string | string[];
   /** Why the key itself (a JWK's `alg`, `use`, `key_ops`) refuses the token's algorithm, if it does. */
   keyRefusal?: (alg: JwtAlgorithmName) => string | undefined;
@@ -66,6 +67,7 @@ export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions)
     if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
     const claimFailure = checkClaims(read.payload, {
       issuer: options.issuer,
+      subject: options.subject,
       audience: options.audience,
       clockTolerance: options.clockTolerance ?? 0,
       now: options.now,

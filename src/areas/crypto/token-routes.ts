@@ -44,6 +44,7 @@ interface JwtVerifyWire extends KeyFields {
   public_key?: WireKey;
   algorithms?: JwtAlgorithmName[];
   issuer?: string;
+  subject?: string;
   audience?: string | string[];
   clock_tolerance: number;
 }
@@ -100,7 +101,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
         'public half). Unusable key material is a 422 (so is a PEM key or certificate given as `secret`). Every problem ' +
         'with the token itself is a 200 with `valid: false` and a `reason`: `alg: none`, an algorithm outside `algorithms` ' +
         'a key of another family, or a JWK whose `alg`, `use` or `key_ops` rule the algorithm out → algorithm_not_allowed; a `crit` header → malformed; then the signature → ' +
-        'invalid_signature; then iss/aud and non-numeric iat/nbf/exp → claim_mismatch, nbf → not_yet_valid, exp → expired ' +
+        'invalid_signature; then iss/sub/aud (each checked only when given) and non-numeric iat/nbf/exp → claim_mismatch, nbf → not_yet_valid, exp → expired ' +
         '(a token expires at `exp` exactly; both with `clock_tolerance`). Verification is node:crypto, inline for the checks ' +
         'of microseconds (HS*, RS*, PS*, ES256, EdDSA) and on the thread pool for ES384 and ES512 (about a millisecond each). ' +
         'A JWS whose payload is not a JSON object is malformed (the ' +
@@ -121,6 +122,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       algorithms: b.algorithms,
       keyRefusal: publicKey === undefined ? undefined : (alg) => jwkRefusal(publicKey, alg, 'verify'),
       issuer: b.issuer,
+      subject: b.subject,
       audience: b.audience,
       clockTolerance: b.clock_tolerance,
       now: ctx.now(),
