@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 const CASES = [
   { body: {}, type: 'rsa', details: { modulusLength: 2048 }, wire: { modulus_length: 2048 }, hash: 'sha256' },
   { body: { type: 'rsa', modulus_length: 3072 }, type: 'rsa', details: { modulusLength: 3072 }, wire: { modulus_length: 3072 }, hash: 'sha256' },
+  { body: { type: 'rsa', modulus_length: 4096 }, type: 'rsa', details: { modulusLength: 4096 }, wire: { modulus_length: 4096 }, hash: 'sha512' },
   { body: { type: 'ec' }, type: 'ec', details: { namedCurve: 'prime256v1' }, wire: { curve: 'P-256' }, hash: 'sha256' },
   { body: { type: 'ec', curve: 'P-384' }, type: 'ec', details: { namedCurve: 'secp384r1' }, wire: { curve: 'P-384' }, hash: 'sha384' },
   { body: { type: 'ec', curve: 'P-521' }, type: 'ec', details: { namedCurve: 'secp521r1' }, wire: { curve: 'P-521' }, hash: 'sha512' },

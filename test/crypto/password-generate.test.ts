@@ -49,6 +49,15 @@ describe('generate-password and password-strength', () => {
     for (const password of body.passwords) assert.doesNotMatch(password, /[l1o0]/);
   });
 
+  it('exclude_ambiguous drops all of I l 1 | O 0 o from every class, and only those', async () => {
+    const drawn = [];
+    for (let i = 0; i < 3; i++) drawn.push(...(await generate('?length=128&count=50&exclude_ambiguous=true')).json().passwords);
+    const seen = new Set(drawn.join(''));
+    for (const c of 'Il1|O0o') assert.equal(seen.has(c), false, `${c} was drawn`);
+    // 90 characters less the 7: with 19200 draws every one of the other 83 appears.
+    assert.equal(seen.size, 83);
+  });
+
   it('reports the exact entropy for a single class (digits only: length × log2 10)', async () => {
     const body = (await generate('?length=10&uppercase=false&lowercase=false&symbols=false')).json();
     assert.match(body.passwords[0], /^[0-9]{10}$/);
