@@ -51,6 +51,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Server-level options (timeouts) set by the process that listens. */
   serverOptions?: Partial<FastifyServerOptions>;
+  /** Resolution of replay target names (default node:dns); see AppContext.resolveHost. */
+  resolveHost?: AppContext['resolveHost'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -127,7 +129,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
-  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, undecodableUrlRoutes, logRequests };
+  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, undecodableUrlRoutes, logRequests, resolveHost: options.resolveHost };
   const gate = createGate(ctx);
 
   // Callback-style hooks and route data bound at registration: these run on every request.

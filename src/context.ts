@@ -19,4 +19,9 @@ export interface AppContext {
   undecodableUrlRoutes: UndecodableUrlRoute[];
   /** Whether every finished request is logged at info level. */
   logRequests: boolean;
+  /**
+   * Name resolution for replay targets (every address of a name, as node:dns `lookup` with
+   * `all: true`); undefined means node:dns. Tests give names their own addresses with it.
+   */
+  resolveHost?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }

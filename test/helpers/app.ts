@@ -50,6 +50,8 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Register test-only routes before the app is ready (they go through the same hooks). */
   extraRoutes?: (app: FastifyInstance) => void;
+  /** How replay target names resolve (default node:dns), e.g. a table of test names. */
+  resolveHost?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const store = options.store ?? createSqliteStore({ dataDir: ':memory:' });
   const clock = options.clock ?? createClock();
-  const app = await buildApp({ config, store, now: clock.now, logger: options.logger });
+  const app = await buildApp({ config, store, now: clock.now, logger: options.logger, resolveHost: options.resolveHost });
   options.extraRoutes?.(app);
   await app.ready();
   const newKey = async (plan = 'unlimited', name = 'test') => {

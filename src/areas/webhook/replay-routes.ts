@@ -105,7 +105,7 @@ export default async function replayRoutes(app: FastifyInstance, ctx: AppContext
 
     const started = performance.now();
     const target = await withDeadline(
-      checkTarget(url, { allowPrivate: ctx.config.replayAllowPrivate, allowHosts: ctx.config.replayAllowHosts }),
+      checkTarget(url, { allowPrivate: ctx.config.replayAllowPrivate, allowHosts: ctx.config.replayAllowHosts, resolve: ctx.resolveHost }),
       REPLAY_TIMEOUT_MS,
       url.hostname,
     );
