@@ -118,6 +118,13 @@ describe('POST /v1/array-ops', () => {
     assert.notDeepEqual(other.result, a.result);
   });
 
+  it('sample with a seed draws the same elements in every process and release (values pinned when recorded in another process)', async () => {
+    const arrays = [Array.from({ length: 50 }, (_, i) => i)];
+    assert.deepEqual((await call({ operation: 'sample', arrays, options: { size: 5, seed: 42 } })).json(), { result: [30, 22, 42, 34, 12], operation: 'sample', count: 5 });
+    // A seed beyond 32 bits and negative: all 53 bits and the sign count.
+    assert.deepEqual((await call({ operation: 'sample', arrays, options: { size: 5, seed: -7.5e15 } })).json().result, [2, 22, 35, 44, 4]);
+  });
+
   it('sample defaults to one element; a size above the length returns every element once', async () => {
     const one = (await call({ operation: 'sample', arrays: [[1, 2, 3]] })).json();
     assert.equal(one.count, 1);

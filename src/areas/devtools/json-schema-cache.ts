@@ -20,8 +20,10 @@ interface Entry<T> {
 
 /**
  * An LRU bounded by entry count and by the total length of the keys (the keys hold the schema
- * text, so this bounds memory too). A failed compilation is dropped, not cached. Compilations run
- * one at a time: the validator's schema registry is global.
+ * text, so this bounds memory too). A failed compilation is dropped, not cached, and evicts
+ * nothing: room is made when a compilation succeeds (so compilations in flight may hold the cache
+ * over its bounds by their own number until then). Compilations run one at a time: the
+ * validator's schema registry is global.
  *
  * @example
  *   const cache = createCompileCache<number>({ entries: 100, bytes: 1 << 20 });
@@ -63,12 +65,14 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
         (value) => {
           entry.value = value;
           entry.done = true;
+          // Room is made once a compilation has succeeded: a schema that fails to compile (it is
+          // dropped) never pushes a working one out of a full cache.
+          while (entries.size > limits.entries || bytes > limits.bytes) remove(entries.keys().next().value!);
         },
         () => {
           if (entries.get(key) === entry) remove(key);
         },
       );
-      while (entries.size > limits.entries || bytes > limits.bytes) remove(entries.keys().next().value!);
       return entry.compiled;
     },
     stats: () => ({ compiles, cached: entries.size }),

@@ -200,7 +200,10 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
   // The text is also the compile cache's key, so it holds everything that shapes a compilation
   // (a key concatenated per request was flattened and hashed again on every call).
   const text = JSON.stringify([row.draft, input.assertFormat === true, root, schemas]);
-  if (text.length > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, text.length);
+  // The limit is in UTF-8 bytes, as documented (700000 'é' are 1.4 MB in 700000 characters): a
+  // UTF-16 unit takes at most 3 bytes, so only text longer than a third of the limit is measured.
+  const bytes = text.length * 3 > SCHEMA_LIMITS.maxBytes ? Buffer.byteLength(text, 'utf8') : text.length;
+  if (bytes > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, bytes);
   const small = SCHEMA_LIMITS.inProcessBytes;
   // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
   // References make the schema a graph: a chain of `anyOf`s over the same `$ref` doubles the work
