@@ -296,6 +296,10 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
     assert.deepEqual(minusOne.json(), { formatted: '-0001 99 -0002 -1|Fri Jan  1 00:00:00 -0001', iso8601: '-000001-01-01T00:00:00+00:00', timestamp: -62198755200, timezone: 'UTC' });
     const year0 = await format({ date: '0000-06-15T00:00:00Z', output_format: '%Y %y %C' });
     assert.equal(year0.json().formatted, '0000 00 00');
+    // The - flag drops every padding zero and keeps the sign, as glibc: %-Y of year -1 is -1, of year 5 is 5.
+    assert.equal((await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%-Y %-G %-y %-C' })).json().formatted, '-1 -2 99 -1');
+    assert.equal((await format({ date: '0005-03-01T00:00:00Z', output_format: '%-Y|%-C|%-y|%-j|%-e|%-d' })).json().formatted, '5|0|5|60|1|1');
+    assert.equal((await format({ date: '0000-06-15T00:00:00Z', output_format: '%-Y|%-z' })).json().formatted, '0|+0000');
     assert.equal(year0.json().iso8601, '0000-06-15T00:00:00+00:00');
     const far = await format({ date: 253402300800000, output_format: '%Y-%m-%d' });
     assert.deepEqual([far.json().formatted, far.json().iso8601], ['10000-01-01', '+010000-01-01T00:00:00+00:00']);

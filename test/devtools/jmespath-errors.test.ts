@@ -218,6 +218,10 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     // 300000 control characters are 1.8 MB of JSON each time: 20 copies are 36 MB, though only 6 million characters.
     const escaped = await transform({ data: { e: '\u0001'.repeat(300_000) }, expression: `[${Array(20).fill('e').join(',')}]` });
     assert.equal(escaped.statusCode, 422);
+    // Lone surrogates are written \ud800 (6 bytes), not as the 3 of U+FFFD: 20 copies of 300000 are 36 MB too.
+    const lone = await transform({ data: { e: '\ud800'.repeat(300_000) }, expression: `[${Array(20).fill('e').join(',')}]` });
+    assert.equal(lone.statusCode, 422);
+    assert.match(lone.json().detail, /bytes of JSON/);
     // 80000 numbers of 24 digits and signs, 18 times: 36 MB of digits in 1.44 million values.
     const numbers = await transform({ data: { n: Array(80_000).fill(-1.2345678901234567e-300) }, expression: `[${Array(18).fill('n').join(',')}]` });
     assert.equal(numbers.statusCode, 422);

@@ -171,6 +171,18 @@ describe('DNS lookup against a local test server', () => {
     assert.equal(count(), before + 1);
   });
 
+  it('an answer whose TTL has the top bit set (0 by RFC 2181 §8) is cached for the 1 s minimum, not an hour', async () => {
+    const count = () => zone.dns.queries.filter((q) => q.name === 'bigttl.test' && q.type === 'A').length;
+    zone.t.clock.advance(3600_000); // expire what earlier tests cached
+    await records('domain=bigttl.test&type=A');
+    const before = count();
+    await records('domain=bigttl.test&type=A');
+    assert.equal(count(), before, 'cached within its second');
+    zone.t.clock.advance(1_500);
+    await records('domain=bigttl.test&type=A');
+    assert.equal(count(), before + 1, 'asked again once the second has passed');
+  });
+
   it('selector is ignored for types other than DKIM', async () => {
     const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' } });
     assert.equal(res.statusCode, 200);

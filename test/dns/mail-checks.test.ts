@@ -112,6 +112,18 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /adkim=x.*aspf=q.*fo=9.*rf=foo.*ri=abc/);
   });
 
+  it('DMARC: a 60 kB rf list that ends badly is flagged at once (checked part by part, no backtracking)', async () => {
+    const started = performance.now();
+    const [record] = (await lookup('domain=longrf.test&type=DMARC')).records;
+    const ms = performance.now() - started;
+    assert.deepEqual([record.policy, record.valid, codes(record)], ['reject', true, ['invalid_tag_value']]);
+    assert.ok(record.value.length > 60_000);
+    // The quadratic pattern took 1.5 s here; parts take a few milliseconds (the answer comes over TCP).
+    assert.ok(ms < 500, `${ms.toFixed(0)} ms`);
+    const [ok] = (await lookup('domain=dupcase.test&type=DMARC')).records;
+    assert.equal(ok.warnings.some((w: { message: string }) => /^rf=/.test(w.message)), false, 'rf=afrf is still accepted');
+  });
+
   it('DMARC: a repeated tag, in the same case or another, makes the record invalid (first value used)', async () => {
     const [dup] = (await lookup('domain=dup.test&type=DMARC')).records;
     assert.deepEqual([dup.policy, dup.valid, codes(dup)], ['reject', false, ['duplicate_tag']]);

@@ -1,5 +1,6 @@
 import { compile } from '@jmespath-community/jmespath';
 import { DevutilError } from '../../errors.js';
+import { isWellFormed } from '../../well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
@@ -36,10 +37,14 @@ const ESCAPED = /[\x00-\x1f"\\]/g;
 /** A string whose JSON text is its length plus the quotes: printable ASCII without `"` and `\`. */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** A surrogate without its pair: JSON writes it as `\udXXX` (6 bytes), where UTF-8 counts U+FFFD (3). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** The bytes of a string's JSON text, at most 5 over per escaped character (UTF-8 for the rest). */
 function jsonStringBytes(text: string): number {
   if (PLAIN.test(text)) return text.length + 2;
-  return Buffer.byteLength(text, 'utf8') + 2 + 5 * (text.match(ESCAPED)?.length ?? 0);
+  const lone = isWellFormed(text) ? 0 : (text.match(LONE_SURROGATE)?.length ?? 0);
+  return Buffer.byteLength(text, 'utf8') + 2 + 5 * (text.match(ESCAPED)?.length ?? 0) + 3 * lone;
 }
 
 /** The bytes of a primitive's JSON text (a string's, a number's, true/false/null). */

@@ -149,6 +149,15 @@ export function checkStrftimeFormat(format: string): void {
   render(format, undefined);
 }
 
+/**
+ * What the `-` flag (`%-d`) writes: the number without its padding, every leading zero or space
+ * (year 5 under %-Y is "5", not "05"), a sign kept in front (year -1 is "-1"). An offset (%z) has
+ * no padding to drop and is written as it is.
+ */
+function unpad(text: string, letter: string): string {
+  return letter === 'z' ? text : text.replace(/^(-?)[0 ]+(?=.)/, '$1');
+}
+
 function render(format: string, moment: StrftimeMoment | undefined): string {
   let out = '';
   for (let i = 0; i < format.length; i++) {
@@ -163,7 +172,7 @@ function render(format: string, moment: StrftimeMoment | undefined): string {
       throw invalidField('output_format', `has an unsupported directive "%${unpadded ? '-' : ''}${letter ?? ''}"`);
     }
     const text = moment === undefined ? '' : directive(moment);
-    out += unpadded ? text.replace(/^[0 ](?=.)/, '').replace(/^0(?=\d)/, '') : text;
+    out += unpadded ? unpad(text, letter!) : text;
     i += unpadded ? 2 : 1;
   }
   return out;

@@ -15,12 +15,26 @@ const POLICIES = new Set(['none', 'quarantine', 'reject']);
 /** RFC 7489's ABNF: the tag name `v` in any case, its value exactly `DMARC1` (`%x44 %x4d %x41 %x52 %x43 %x31`). */
 const DMARC_RECORD = /^[Vv]\s*=\s*DMARC1\s*(?:;|$)/;
 
+const KEYWORD = /^[A-Za-z][A-Za-z0-9-]*$/;
+
+/**
+ * `rf`: colon-separated keywords, one of them `afrf`. Checked part by part: one pattern over the
+ * whole list (keywords, then afrf, then keywords) tried afrf at every position and backtracked
+ * quadratically (a 63 kB record held the event loop 1.7 s).
+ */
+const REPORT_FORMATS = {
+  test(value: string): boolean {
+    const parts = value.split(':').map((part) => part.trim());
+    return parts.every((part) => KEYWORD.test(part)) && parts.some((part) => part.toLowerCase() === 'afrf');
+  },
+};
+
 /** Tags whose value has a fixed grammar (RFC 7489 §6.4; names and keywords in any case), each with what it must be. */
-const TAG_VALUES: Record<string, [RegExp, string]> = {
+const TAG_VALUES: Record<string, [{ test(value: string): boolean }, string]> = {
   adkim: [/^[rs]$/i, '"r" (relaxed) or "s" (strict)'],
   aspf: [/^[rs]$/i, '"r" (relaxed) or "s" (strict)'],
   fo: [/^[01ds](?:\s*:\s*[01ds])*$/i, 'a colon-separated list of 0, 1, d and s'],
-  rf: [/^(?:[A-Za-z][A-Za-z0-9-]*\s*:\s*)*afrf(?:\s*:\s*[A-Za-z][A-Za-z0-9-]*)*$/i, 'a colon-separated list of report formats that includes "afrf", the only one defined'],
+  rf: [REPORT_FORMATS, 'a colon-separated list of report formats that includes "afrf", the only one defined'],
   ri: [/^\d{1,10}$/, 'a number of seconds'],
 };
 

@@ -289,8 +289,12 @@ function timeoutError(): Error {
   return Object.assign(new Error(`No answer within ${QUERY_BUDGET_MS} ms.`), { code: 'ETIMEOUT' });
 }
 
+/** A TTL with the top bit set means 0 (RFC 2181 §8); node gives the 32 bits as received. */
+export const readTtl = (ttl: number): number => (ttl > 0x7fffffff ? 0 : ttl);
+
+/** How long an answer is cached: its shortest TTL as RFC 2181 reads it (then bounded by CACHE). */
 function minTtl(answers: unknown[]): number {
-  const ttls = (answers as { ttl: number }[]).map((a) => a.ttl);
+  const ttls = (answers as { ttl: number }[]).map((a) => readTtl(a.ttl));
   return ttls.length > 0 ? Math.min(...ttls) : CACHE.defaultTtlSeconds;
 }
 

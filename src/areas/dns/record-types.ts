@@ -1,4 +1,4 @@
-import type { QueryType } from './dns-client.js';
+import { readTtl, type QueryType } from './dns-client.js';
 import { readDkimRecords } from './dkim.js';
 import { readDmarcRecords } from './dmarc.js';
 import { reverseName } from './domain-name.js';
@@ -68,9 +68,6 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
     read: (a, at) => readDkimRecords(a, at.selector!),
   },
 };
-
-/** A TTL with the top bit set means 0 (RFC 2181 §8); node gives the 32 bits as received. */
-const readTtl = (ttl: number) => (ttl > 0x7fffffff ? 0 : ttl);
 
 /** node gives a CAA record as `{ critical: flags, <tag>: value }`; `critical` is bit 128 of the flags (RFC 8659). */
 function readCaa(record: Record<string, string | number>): { critical: boolean; tag: string; value: string } {
