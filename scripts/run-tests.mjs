@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts with node's test runner (TypeScript through tsx), in two passes:
 // most files two at a time, then the timing-sensitive ones (event-loop latency, regex deadlines,
-// slow clients, crash recovery, timing comparisons, large mock-data draws) one at a time so that no other test file
+// slow clients, crash recovery, timing comparisons, large mock-data draws, date formats matched on a worker) one at a time so that no other test file
 // competes with them for the machine's cores. Ends with one combined "N passed, N failed" line.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve|resource-bounds|mock-data-workers)\.test\.ts$/;
+const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve|resource-bounds|mock-data-workers|date-format-workers)\.test\.ts$/;
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {

@@ -13,7 +13,9 @@ export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 // no leading zeros, and a two-digit exponent adds at most 99) at least 210 integer digits in a row:
 // text with neither (0.3 µs a KiB to test) needs no walk for them.
 const LONG_EXPONENT = /\d[eE]\+?\d{3}/;
-const LONG_DIGITS = /\d{210}/;
+// Only from the start of a run of digits: unanchored, each run was scanned again from every digit in it
+// (a 2 MiB body of 209-digit runs took 0.6 s).
+const LONG_DIGITS = /(?<![0-9])[0-9]{210}/;
 
 /** Where the first non-finite number in `value` is (`arrays[0][2]`, `number`), or null. */
 function nonFiniteAt(value: unknown, path: string): string | null {

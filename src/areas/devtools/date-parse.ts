@@ -76,6 +76,59 @@ function microsecondOf(text: string, dt: DateTime): number {
   return digits ? Number(digits.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
 }
 
+/**
+ * What each directive's part of the parser's regular expression matches: the characters it can
+ * take and how many ways it can end (lengths, or names): `%m` is 1-2 digits (2 ways), `%f` 1-9
+ * digits, `%B` one of 12 month names, `%Z` 1 to 256 characters of a zone name.
+ */
+const DIRECTIVE_SHAPES: Record<string, { chars: RegExp; ways: number }> = (() => {
+  const digits = /[0-9]/;
+  const letters = /[a-z]/i;
+  const shapes: Record<string, { chars: RegExp; ways: number }> = {
+    Y: { chars: digits, ways: 1 }, y: { chars: digits, ways: 3 }, f: { chars: digits, ways: 9 }, j: { chars: digits, ways: 3 },
+    p: { chars: letters, ways: 2 }, b: { chars: letters, ways: 12 }, h: { chars: letters, ways: 12 }, B: { chars: letters, ways: 12 },
+    a: { chars: letters, ways: 7 }, A: { chars: letters, ways: 7 },
+    z: { chars: /[0-9+:-]/, ways: 4 }, Z: { chars: /[a-z_+,./-]/i, ways: 256 },
+  };
+  for (const d of 'mdeHIMS') shapes[d] = { chars: digits, ways: 2 };
+  return shapes;
+})();
+
+/** Two shapes can take the same character (the letters and symbols a directive may match). */
+const SAMPLE_CHARS = [...'0123456789abcdefghijklmnopqrstuvwxyz_+,./:-'];
+const overlap = (a: RegExp, b: RegExp) => SAMPLE_CHARS.some((c) => a.test(c) && b.test(c));
+
+/**
+ * How many ways the parser's regular expression may try to split an input among the directives of
+ * `format` before it gives up: the product of the directives' ways within each run of directives
+ * that can take each other's characters (adjacent, or separated only by literal text the first one
+ * can also take), the largest run counting. `%d/%m/%Y` is 2; `%Y%m%d%H%M%S` 32; `%f%j` repeated six
+ * times 27^6, which backtracks for seconds on a 60-digit input that does not match.
+ *
+ * @example
+ *   inputFormatWays('%d/%m/%Y %H:%M') // 2
+ */
+export function inputFormatWays(format: string): number {
+  let worst = 1;
+  let run = 1;
+  let last: { chars: RegExp } | null = null;
+  for (let i = 0; i < format.length; i++) {
+    const letter = format[i + 1];
+    const shape = format[i] === '%' && letter !== undefined ? DIRECTIVE_SHAPES[letter] : undefined;
+    if (shape && Object.hasOwn(DIRECTIVE_SHAPES, letter!)) {
+      run = last !== null && overlap(last.chars, shape.chars) ? run * shape.ways : shape.ways;
+      last = shape;
+      worst = Math.max(worst, run);
+      i++;
+      continue;
+    }
+    const char = format[i] === '%' && letter === '%' ? (i++, '%') : format[i]!;
+    // Literal text the last directive cannot take ends its run.
+    if (last !== null && !last.chars.test(char)) (last = null), (run = 1);
+  }
+  return worst;
+}
+
 /** Most directives an `input_format` may hold. */
 export const MAX_INPUT_DIRECTIVES = 12;
 

@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { formatDate } from './date-format.js';
+import { createDateFormatPool, INLINE_FORMAT_WAYS } from './date-format-pool.js';
+import { inputFormatWays } from './date-parse.js';
 import { DATE_FORMAT_DESCRIPTION, dateFormatBody, dateFormatResponse } from './date-format-schema.js';
 import { formatNumber, type NumberFormatType } from './number-format.js';
 import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
@@ -24,6 +26,8 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
   // Warm when a real server starts; `inject()`-only apps start workers on their first regex.
   app.addHook('onListen', async () => pool.warm());
   app.addHook('onClose', async () => pool.close());
+  const datePool = createDateFormatPool();
+  app.addHook('onClose', () => datePool.close());
 
   postTool(app, '/v1/regex-extract', {
     area: 'devtools',
@@ -77,9 +81,11 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       response: { 200: dateFormatResponse },
     },
   }, (b: DateBody) => {
-    return formatDate({
+    const input = {
       date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
       fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),
-    });
+    };
+    // An input_format whose directives could split a date in very many ways is matched on a worker, under a time limit.
+    return input.inputFormat !== undefined && inputFormatWays(input.inputFormat) > INLINE_FORMAT_WAYS ? datePool.run(input) : formatDate(input);
   });
 }

@@ -1,0 +1,41 @@
+import { DevutilError } from '../../errors.js';
+import { createJobPool, type JobPool } from '../../worker-job-pool.js';
+import { startModuleWorker } from '../../worker-module.js';
+import type { DateFormatInput, DateFormatOutput } from './date-format.js';
+
+/**
+ * An `input_format` whose directives could split an input more ways than this (see
+ * `inputFormatWays`) is matched on a worker: at a million ways the parser's worst case is about
+ * 3 ms, at 3.9e8 (`%f%j` six times) half a second, at 1e16 (`%Z%p` six times) half a minute.
+ * Ordinary formats stay far below (`%Y%m%d%H%M%S` is 32).
+ */
+export const INLINE_FORMAT_WAYS = 1_000_000;
+/** Longest a date may take to match its `input_format` on the worker before it is stopped (422). */
+export const DATE_FORMAT_TIMEOUT_MS = 1000;
+
+/**
+ * One worker thread, started when such a request comes and stopped after a minute without one,
+ * for dates whose `input_format` could make the parser backtrack for seconds: a match running
+ * past {@link DATE_FORMAT_TIMEOUT_MS} is stopped with a 422 on `input_format`; more than 8 waiting get 429.
+ *
+ * @example
+ *   const pool = createDateFormatPool();
+ *   await pool.run({ date: '20260307', inputFormat: '%f%j%f%j%f%j%f%j%f%j', now: Date.now() });
+ */
+export function createDateFormatPool(): JobPool<DateFormatInput, DateFormatOutput, void> {
+  return createJobPool<DateFormatInput, DateFormatOutput>({
+    size: 1,
+    idleMs: 60_000,
+    maxQueue: 8,
+    name: 'date-format',
+    spawn: () => startModuleWorker(import.meta.url, 'date-format-worker'),
+    limitsMs: { start: DATE_FORMAT_TIMEOUT_MS },
+    timedOut: () => new DevutilError('validation_error', `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`, {
+      errors: [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }],
+    }),
+    died: () => new DevutilError('validation_error', 'Matching the date against input_format needed too much memory and was stopped.', {
+      errors: [{ path: 'input_format', message: 'needs too much memory to match this date' }],
+    }),
+    busy: () => new DevutilError('rate_limited', 'Too many dates with ambiguous input formats are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+  });
+}
