@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { planMockData } from '../../src/areas/devtools/mock-data/generate.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const NAME = [{ name: 'n', type: 'name' }];
@@ -141,6 +142,9 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields, rows: 1000 } });
     assert.equal(res.statusCode, 422);
     assert.match(res.json().detail, /exceed 10000000 characters/);
+    // Known before anything is drawn (each value is at least 1000 characters): no worker runs for seconds first.
+    assert.throws(() => planMockData({ fields, rows: 1000 }), /exceed 10000000 characters/);
+    assert.equal(planMockData({ fields, rows: 200 }).cost > 0, true, '10 million characters exactly is allowed');
   });
 });
 

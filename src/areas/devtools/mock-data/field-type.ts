@@ -9,8 +9,10 @@ export type FieldOptions = Record<string, unknown>;
 /**
  * Produces the value of one field for row `row` (0-based). `cost` is what one value costs relative
  * to a typical Faker call (1 when absent): a regex field says how many steps its pattern may take.
+ * `minChars`: the fewest characters any value takes (0 when absent), so a request whose output
+ * must pass the bound is refused before anything is drawn.
  */
-export type ValueGenerator = ((row: number) => unknown) & { cost?: number };
+export type ValueGenerator = ((row: number) => unknown) & { cost?: number; minChars?: number };
 
 /**
  * One mock-data field type: a row of the type table. `create` receives the validated options and

@@ -89,7 +89,7 @@ function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
       }
     };
     const cost = created.cost;
-    if (!options.nullable) return Object.assign(generate, { cost });
+    if (!options.nullable) return Object.assign(generate, { cost, minChars: created.minChars });
     const ratio = options.null_ratio as number;
     return Object.assign((row: number) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row)), { cost });
   });
@@ -121,6 +121,9 @@ export function planMockData(request: MockDataRequest): MockDataPlan {
   seedFaker(faker, request.seed);
   const generators = createGenerators(faker, request.fields);
   const cost = request.rows * generators.reduce((sum, generate) => sum + (generate.cost ?? 1), 0);
+  // Output that must pass the bound whatever is drawn (50 fields of x{1000} × 1000 rows) is refused
+  // at once, not after seconds of drawing.
+  if (request.rows * generators.reduce((sum, generate) => sum + (generate.minChars ?? 0), 0) > MAX_OUTPUT_CHARS) throw outputTooLarge();
   return { cost, run: () => drawRows(request, generators) };
 }
 
@@ -135,17 +138,18 @@ export function generateMockData(request: MockDataRequest): MockDataResult {
   return planMockData(request).run();
 }
 
+const outputTooLarge = () =>
+  new DevutilError('validation_error', `The output would exceed ${MAX_OUTPUT_CHARS} characters; ask for fewer rows or shorter fields.`, {
+    errors: [{ path: 'rows', message: 'too much data for these fields' }],
+  });
+
 function drawRows(request: MockDataRequest, generators: ValueGenerator[]): MockDataResult {
   const table: unknown[][] = [];
   let size = 0;
   for (let row = 0; row < request.rows; row++) {
     const values = generators.map((generate) => generate(row));
     for (const v of values) size += measureValue(v);
-    if (size > MAX_OUTPUT_CHARS) {
-      throw new DevutilError('validation_error', `The output would exceed ${MAX_OUTPUT_CHARS} characters; ask for fewer rows or shorter fields.`, {
-        errors: [{ path: 'rows', message: 'too much data for these fields' }],
-      });
-    }
+    if (size > MAX_OUTPUT_CHARS) throw outputTooLarge();
     table.push(values);
   }
   const outputFormat = request.outputFormat ?? 'json';
