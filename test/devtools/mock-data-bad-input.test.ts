@@ -165,5 +165,9 @@ describe('POST /v1/mock-data bounds output built from large constants', () => {
     });
     assert.equal(res.statusCode, 422);
     assert.match(res.json().detail, /exceed 10000000 characters/);
+    // Refused when planned: a constant's (and an enum's shortest) value counts for every row.
+    assert.throws(() => planMockData({ fields: [{ name: 'c', type: 'constant', options: { value } }], rows: 1000 }), /exceed 10000000 characters/);
+    assert.throws(() => planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, { ...value, x: 1 }] } }], rows: 1000 }), /exceed 10000000 characters/);
+    assert.equal(planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, 1] } }], rows: 1000 }).cost > 0, true, 'a short value among them: decided while drawing');
   });
 });

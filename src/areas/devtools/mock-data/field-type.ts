@@ -75,3 +75,9 @@ export const decimalsOption = (def: number): OptionSchema => ({
   default: def,
   description: `Fraction digits (0..10, default ${def}).`,
 });
+
+/** Approximate output size of a value; objects (from enum/constant) count their JSON text. */
+export function measureValue(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  return value !== null && typeof value === 'object' ? JSON.stringify(value).length : 8;
+}

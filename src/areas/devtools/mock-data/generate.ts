@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 import { DevutilError } from '../../../errors.js';
-import { OptionError, type ValueGenerator } from './field-type.js';
+import { measureValue, OptionError, type ValueGenerator } from './field-type.js';
 import { fakerFor } from './locales.js';
 import { findFieldType, resolveOptions } from './options.js';
 import { renderMockData, type OutputFormat } from './render.js';
@@ -45,11 +45,6 @@ function seedFaker(faker: Faker, seed: number | undefined): void {
   faker.seed([magnitude % 2 ** 32, Math.floor(magnitude / 2 ** 32), seed < 0 ? 1 : 0]);
 }
 
-/** Approximate output size of a value; objects (from enum/constant) count their JSON text. */
-function measureValue(value: unknown): number {
-  if (typeof value === 'string') return value.length;
-  return value !== null && typeof value === 'object' ? JSON.stringify(value).length : 8;
-}
 
 /** The 422 for a field whose values cannot be drawn with its options in this locale (Faker's own message, first line). */
 function cannotGenerate(err: unknown, index: number, field: MockField): DevutilError {

@@ -1,4 +1,4 @@
-import { type FieldType } from './field-type.js';
+import { measureValue, type FieldType } from './field-type.js';
 import { REGEX_TYPE } from './regex-field.js';
 
 /**
@@ -19,7 +19,7 @@ export const SPECIAL_TYPES: FieldType[] = [
     required: ['values'],
     create: (f, o) => {
       const values = o.values as unknown[];
-      return Object.assign(() => f.helpers.arrayElement(values), { cost: Math.max(...values.map(valueCost)) });
+      return Object.assign(() => f.helpers.arrayElement(values), { cost: Math.max(...values.map(valueCost)), minChars: Math.min(...values.map(measureValue)) });
     },
   },
   {
@@ -27,7 +27,7 @@ export const SPECIAL_TYPES: FieldType[] = [
     description: 'Always options.value (any JSON).',
     options: { value: { description: 'The value (required).' } },
     required: ['value'],
-    create: (_f, o) => Object.assign(() => o.value, { cost: valueCost(o.value) }),
+    create: (_f, o) => Object.assign(() => o.value, { cost: valueCost(o.value), minChars: measureValue(o.value) }),
   },
   REGEX_TYPE,
 ];
