@@ -341,11 +341,15 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
     assert.deepEqual(harmless.body.matches?.map((m) => [m.match, m.start, m.end]), [['b', 1, 2]]);
     assert.ok(harmless.ms < 300, `harmless pattern answered after ${harmless.ms} ms`);
     const answers = await Promise.all(slow);
+    // Three run at once (the caller's share); the other three wait for them and run when a thread is
+    // free within 900 ms, or answer 429 when none is (threads stopped at 500 ms are replaced first,
+    // which a loaded machine may not finish in time: CI saw that once).
     for (const answer of answers) {
-      assert.equal(answer.status, 422, JSON.stringify(answer.body));
-      assert.equal(answer.body.code, 'regex_timeout');
+      const label = `${answer.status} ${answer.body.code}`;
+      assert.ok(label === '422 regex_timeout' || label === '429 rate_limited', JSON.stringify(answer.body));
       assert.ok(answer.ms < 1000, `catastrophic pattern answered after ${answer.ms} ms`);
     }
+    assert.ok(answers.filter((a) => a.status === 422).length >= 1, 'none ran to its time limit');
     console.log(`harmless: ${harmless.ms} ms; catastrophic: ${answers.map((a) => a.ms).join(', ')} ms`);
   });
 
