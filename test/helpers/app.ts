@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { issueKey } from '../../src/auth/keys.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
@@ -51,7 +51,7 @@ export interface TestAppOptions {
   /** Register test-only routes before the app is ready (they go through the same hooks). */
   extraRoutes?: (app: FastifyInstance) => void;
   /** How replay target names resolve (default node:dns), e.g. a table of test names. */
-  resolveHost?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+  resolveHost?: BuildOptions['resolveHost'];
 }
 
 /**
