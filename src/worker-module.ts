@@ -2,6 +2,20 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
+/** The nice value of threads that run callers' work (patterns, schemas, hashes): behind the event loop's 0, ahead of idle's 19. */
+export const USER_WORK_NICENESS = 10;
+
+export interface ModuleWorkerOptions extends WorkerOptions {
+  /**
+   * Linux only: the thread takes this nice value before it loads a single module, so neither its
+   * start (which under tsx compiles TypeScript for hundreds of milliseconds) nor its work can take
+   * the cores from the event loop. Each Linux thread has its own nice value, which threads it
+   * starts (tsx's module hooks) inherit; elsewhere setpriority would renice the whole process, so
+   * the option is ignored.
+   */
+  niceness?: number;
+}
+
 /**
  * Start a worker thread running the module `name` next to `importMetaUrl` (the caller's
  * `import.meta.url`), with that file's own extension: `.js` from `dist`, `.ts` under tsx (tests,
@@ -9,16 +23,22 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * bootstrap registers them before importing the TypeScript module.
  *
  * @example
- *   const worker = startModuleWorker(import.meta.url, 'regex-worker', { workerData: { port } });
+ *   const worker = startModuleWorker(import.meta.url, 'regex-worker', { workerData: { port }, niceness: USER_WORK_NICENESS });
  */
-export function startModuleWorker(importMetaUrl: string, name: string, options: WorkerOptions = {}): Worker {
+export function startModuleWorker(importMetaUrl: string, name: string, { niceness, ...options }: ModuleWorkerOptions = {}): Worker {
   options = { execArgv: inheritedExecArgv(), ...options };
   const ext = extname(fileURLToPath(importMetaUrl));
   const entry = new URL(`./${name}${ext}`, importMetaUrl);
-  if (ext !== '.ts') return new Worker(entry, options);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const code = `import(${tsx}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`;
-  return new Worker(code, { ...options, eval: true });
+  const renice = niceness !== undefined && process.platform === 'linux' ? reniceStatement(niceness) : '';
+  if (ext !== '.ts' && !renice) return new Worker(entry, options);
+  const load = ext === '.ts' ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });` : `import(${JSON.stringify(entry.href)});`;
+  return new Worker(renice + load, { ...options, eval: true });
+}
+
+/** A statement giving the thread that runs it the nice value `niceness` (/proc/thread-self names the thread); on failure it keeps its own. */
+function reniceStatement(niceness: number): string {
+  if (!Number.isInteger(niceness) || niceness < -20 || niceness > 19) throw new RangeError(`niceness ${niceness} is not an integer in -20..19`);
+  return `try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), ${niceness}); } catch {}\n`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from '../../worker-module.js';
+import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
 import type { WORKER_TASKS, WorkerReply, WorkerRequest, WorkerTaskName } from './crypto-worker-tasks.js';
 
 
@@ -52,7 +52,7 @@ const pool: PoolWorker[] = [];
 let nextId = 1;
 
 function startWorker(): PoolWorker {
-  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks');
+  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks', { niceness: USER_WORK_NICENESS });
   const entry: PoolWorker = { worker, pending: new Map() };
   worker.unref();
   worker.on('message', (reply: WorkerReply) => {

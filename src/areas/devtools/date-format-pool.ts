@@ -1,6 +1,6 @@
 import { DevutilError } from '../../errors.js';
 import { createJobPool, type JobPool } from '../../worker-job-pool.js';
-import { startModuleWorker } from '../../worker-module.js';
+import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
 import type { DateFormatInput, DateFormatOutput } from './date-format.js';
 
 /**
@@ -28,7 +28,7 @@ export function createDateFormatPool(): JobPool<DateFormatInput, DateFormatOutpu
     idleMs: 60_000,
     maxQueue: 8,
     name: 'date-format',
-    spawn: () => startModuleWorker(import.meta.url, 'date-format-worker'),
+    spawn: () => startModuleWorker(import.meta.url, 'date-format-worker', { niceness: USER_WORK_NICENESS }),
     limitsMs: { start: DATE_FORMAT_TIMEOUT_MS },
     timedOut: () => new DevutilError('validation_error', `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`, {
       errors: [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }],

@@ -1,6 +1,6 @@
 import { DevutilError } from '../../errors.js';
 import { createJobPool } from '../../worker-job-pool.js';
-import { startModuleWorker } from '../../worker-module.js';
+import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
 import type { SchemaValidationInput, SchemaValidationResult } from './json-schema.js';
 
 export interface SchemaPoolOptions {
@@ -41,7 +41,7 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
     size: options.size,
     maxQueue: options.maxQueue,
     name: 'schema',
-    spawn: () => startModuleWorker(import.meta.url, 'json-schema-worker', { resourceLimits: RESOURCE_LIMITS }),
+    spawn: () => startModuleWorker(import.meta.url, 'json-schema-worker', { resourceLimits: RESOURCE_LIMITS, niceness: USER_WORK_NICENESS }),
     // The worker enters `evaluate` once the schema is compiled: the clock that guards against slow regexes covers the evaluation only.
     limitsMs: { start: options.compileTimeoutMs, evaluate: options.timeoutMs },
     timedOut(phase, timeoutCode) {

@@ -1,6 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { DevutilError, invalidField } from '../../errors.js';
-import { startModuleWorker } from '../../worker-module.js';
+import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
 import type { RegexJobMessage, RegexWorkerReply } from './regex-worker.js';
@@ -65,7 +65,7 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb:
 function spawnWorker(): { worker: Worker; port: MessagePort } {
   const { port1, port2 } = new MessageChannel();
   // The worker sits next to this file with the same extension: `.ts` under tsx, `.js` in dist.
-  const worker = startModuleWorker(import.meta.url, 'regex-worker', { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2] });
+  const worker = startModuleWorker(import.meta.url, 'regex-worker', { resourceLimits: RESOURCE_LIMITS, workerData: { port: port2 }, transferList: [port2], niceness: USER_WORK_NICENESS });
   return { worker, port: port1 };
 }
 
@@ -89,7 +89,7 @@ function spawnWorker(): { worker: Worker; port: MessagePort } {
  * The event loop is never blocked. Workers are unref'd so they never keep the process alive.
  *
  * @example
- *   const pool = createRegexPool({ size: 4, maxThreads: 8, perOwner: 3, timeoutMs: 500, deadlineMs: 900, maxQueue: 64, maxQueuePerOwner: 16, idleMs: 10_000 });
+ *   const pool = createRegexPool({ size: 4, maxThreads: 8, perOwner: 3, timeoutMs: 500, deadlineMs: 800, maxQueue: 64, maxQueuePerOwner: 16, idleMs: 10_000 });
  *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6, maxOutputValues: 1e6 }, 'key_1');
  *   await pool.close();
  */

@@ -5,8 +5,6 @@
  * The thread itself keeps no timer: a `node:vm` timeout starts a watchdog thread on every call,
  * which cost more than the matching of a typical request (about 150 µs of CPU for each).
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { extractMatches, type ExtractLimits, type ExtractResult } from './regex-extract.js';
 import type { CompiledPattern } from './regex-syntax.js';
@@ -25,22 +23,6 @@ export type RegexWorkerReply =
   | { id: number; ok: true; result: ExtractResult }
   | { id: number; ok: false; message: string };
 
-/** CPU priority of a thread running user patterns: below the event loop's (0), above idle (19). */
-const REGEX_NICE = 10;
-
-/**
- * Run this thread below the event loop's priority, so threads spinning on catastrophic patterns
- * cannot slow the service's other answers. Only on Linux, where each thread has its own nice
- * value (/proc/thread-self names it); elsewhere setpriority would renice the whole process.
- */
-function lowerThreadPriority(): void {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), REGEX_NICE);
-  } catch {
-    // Not Linux or no /proc: the thread keeps the normal priority.
-  }
-}
-
 /** `extractMatches` on `job`; a pattern or text it cannot run on is a message for a 422. */
 function runJob(job: RegexJobMessage): RegexWorkerReply {
   try {
@@ -53,7 +35,6 @@ function runJob(job: RegexJobMessage): RegexWorkerReply {
 // The pool hands each worker its own channel (so it can read a late reply synchronously).
 const port = (workerData as { port?: MessagePort } | null)?.port;
 if (port) {
-  lowerThreadPriority();
   port.on('message', (job: RegexJobMessage) => port.postMessage(runJob(job)));
   port.postMessage({ ready: true } satisfies RegexWorkerReply);
 }

@@ -1,6 +1,6 @@
 import { DevutilError } from '../../../errors.js';
 import { createJobPool, type JobPool } from '../../../worker-job-pool.js';
-import { startModuleWorker } from '../../../worker-module.js';
+import { startModuleWorker, USER_WORK_NICENESS } from '../../../worker-module.js';
 import type { MockDataRequest, MockDataResult } from './generate.js';
 
 /**
@@ -31,7 +31,7 @@ export function createMockDataPool(): JobPool<MockDataRequest, MockDataResult, v
     idleMs: 60_000,
     maxQueue: 32,
     name: 'mock-data',
-    spawn: () => startModuleWorker(import.meta.url, 'mock-data-worker', { resourceLimits: RESOURCE_LIMITS }),
+    spawn: () => startModuleWorker(import.meta.url, 'mock-data-worker', { resourceLimits: RESOURCE_LIMITS, niceness: USER_WORK_NICENESS }),
     limitsMs: { start: MOCK_DATA_TIMEOUT_MS },
     timedOut: () => new DevutilError('validation_error', `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`, {
       errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
