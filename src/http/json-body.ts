@@ -134,8 +134,9 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
         let parsed: unknown;
         try {
           // An empty body reads as `{}`, as a request without one does (src/app.ts), marked as empty.
+          // JSON `null` stays null: a body that is not an object is a 422 like `[]` or `"x"`.
           const value = parseJsonBody(jsonBodyText(body!));
-          parsed = value === undefined ? emptyJsonBody() : (value ?? {});
+          parsed = value === undefined ? emptyJsonBody() : value;
         } catch (parseErr) {
           return done(parseErr as Error, undefined);
         }

@@ -134,9 +134,9 @@ function toolFastRoute(options: ToolFastRouteOptions): FastRoute {
       } catch (err) {
         return unreadable(err);
       }
-      // As the Fastify route (src/http/json-body.ts): an empty or `null` body is `{}`, so the schema names the missing
-      // fields; an empty one that fails is a 400 invalid_json.
-      const body = parsed === undefined ? emptyJsonBody() : (parsed ?? {});
+      // As the Fastify route (src/http/json-body.ts): an empty body is `{}`, so the schema names the missing
+      // fields, and an empty one that fails is a 400 invalid_json; `null` is a body that is not an object (422).
+      const body = parsed === undefined ? emptyJsonBody() : parsed;
       then(() => {
         validate ??= compileBody(bodySchema);
         if (!validate(body)) {

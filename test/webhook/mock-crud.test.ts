@@ -109,6 +109,21 @@ describe('mock management', () => {
     assert.equal(broken.statusCode, 400);
   });
 
+  it('a body that is JSON but not an object (null included) → 422 on create and PATCH, and nothing is created or changed', async () => {
+    const made = (await create({ status_code: 201 })).json().mock;
+    const before = (await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: t.auth })).json().total;
+    const json = { ...t.auth, 'content-type': 'application/json' };
+    for (const payload of ['null', '[]', '"x"', '7']) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: json, payload });
+      assert.equal(res.statusCode, 422, payload);
+      assert.deepEqual(res.json().errors, [{ path: 'body', message: 'must be object' }]);
+      const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${made.mock_id}`, headers: json, payload });
+      assert.equal(patched.statusCode, 422, payload);
+    }
+    assert.equal((await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: t.auth })).json().total, before);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mocks/${made.mock_id}`, headers: t.auth })).json().mock.status_code, 201);
+  });
+
   it('GET /v1/mocks lists the caller\'s mocks newest first with total, limit and offset', async () => {
     const { secret } = await t.newKey();
     const auth = { 'x-api-key': secret };
