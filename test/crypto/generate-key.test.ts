@@ -47,6 +47,16 @@ describe('GET /v1/auth/generate-key', () => {
     assert.equal(new Set(keys).size, 100);
   });
 
+  it('nanoid draws from all 64 characters of A-Za-z0-9_- evenly (6 bits each; the z was once missing)', async () => {
+    const res = await get('?type=nanoid&count=100&length=256');
+    assert.equal(res.json().entropy_bits, 1536);
+    const counts = new Map<string, number>();
+    for (const key of res.json().keys as string[]) for (const c of key) counts.set(c, (counts.get(c) ?? 0) + 1);
+    assert.deepEqual([...counts.keys()].sort().join(''), '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz');
+    const expected = 25600 / 64;
+    for (const [c, n] of counts) assert.ok(Math.abs(n - expected) < expected * 0.3, `${c}: ${n}`);
+  });
+
   it('api_key characters are spread evenly over the base62 alphabet (no gross bias)', async () => {
     const res = await get('?type=api_key&count=100&length=256&prefix=');
     const counts = new Map<string, number>();

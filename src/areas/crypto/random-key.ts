@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { BASE62, randomString } from '../../ids.js';
 
-const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyrict';
+/** nanoid's own URL-safe alphabet (its `urlAlphabet`): A-Z, a-z, 0-9, `_` and `-`, 64 characters, 6 bits each. */
+const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
+if (new Set(NANOID_ALPHABET).size !== 64) throw new Error('the nanoid alphabet must hold 64 distinct characters');
 
 /** Key kinds of `generate-key`: what `length` means, its default, and how one key is made. */
 export const KEY_TYPES = {
