@@ -33,6 +33,14 @@ describe('POST /v1/number-format', () => {
     });
   }
 
+  it('nb_NO (Norwegian Bokmål, whose CLDR data ICU keeps under nb alone) is known and formats as nb does', async () => {
+    const res = await format({ number: 1234567.891, format_type: 'currency', locale: 'nb_NO', currency: 'NOK' });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { formatted: '1\u00A0234\u00A0567,89\u00A0kr', original: 1234567.891, locale: 'nb_NO', format_type: 'currency' });
+    // Its language alone with another region is still checked region by region.
+    assert.equal((await format({ number: 1, locale: 'nb_ZZ' })).statusCode, 422);
+  });
+
   it('fr_FR groups with U+202F NARROW NO-BREAK SPACE and puts U+00A0 before the euro sign', async () => {
     const res = await format({ number: 1234567.891, format_type: 'currency', locale: 'fr_FR', currency: 'EUR' });
     assert.equal(res.json().formatted, '1\u202F234\u202F567,89\u00A0\u20AC');

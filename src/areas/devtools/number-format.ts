@@ -65,6 +65,17 @@ export function resolveLocale(locale: string): string {
   return tag;
 }
 
+/** Whether `resolved`, with its likely script and region added, has every subtag `requested` names (`maximize()` would turn ZZ into a real region). */
+function sameWithLikelySubtags(requested: Intl.Locale, resolved: Intl.Locale): boolean {
+  const full = resolved.maximize();
+  return (
+    requested.language === full.language &&
+    (requested.script === undefined || requested.script === full.script) &&
+    (requested.region === undefined || requested.region === full.region) &&
+    requested.baseName.split('-').length <= 1 + Number(requested.script !== undefined) + Number(requested.region !== undefined)
+  );
+}
+
 function checkLocale(locale: string): string {
   let requested: Intl.Locale;
   try {
@@ -73,7 +84,11 @@ function checkLocale(locale: string): string {
     throw invalidField('locale', `"${locale}" is not a locale name such as en_US`);
   }
   const resolved = new Intl.Locale(getFormatter(requested.baseName, {}).resolvedOptions().locale);
-  if (resolved.baseName !== requested.baseName) throw invalidField('locale', `"${locale}" is not a known locale`);
+  // ICU keeps no separate data for a region that is its language's default where CLDR has none of its
+  // own (nb-NO resolves to nb, which is Norwegian Bokmål of Norway): with the likely subtags added, the two are one.
+  if (resolved.baseName !== requested.baseName && !sameWithLikelySubtags(requested, resolved)) {
+    throw invalidField('locale', `"${locale}" is not a known locale`);
+  }
   return requested.baseName;
 }
 
