@@ -213,6 +213,34 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal((await check({ data: 'a@example.com', schema, assert_format: true })).json().valid, true);
   });
 
+  it('assert_format asserts every known format under every draft, also those a draft does not define (uuid, date under draft 4)', async () => {
+    const cases: [string, string, string][] = [
+      ['uuid', '1234', '123e4567-e89b-12d3-a456-426614174000'],
+      ['date', '2020-02-30', '2020-02-29'],
+      ['time', '25:00:00Z', '23:59:59Z'],
+      ['uri-reference', '\\\\WINDOWS\\fileshare', '/a/b?c'],
+      ['json-pointer', 'a/b', '/a/b'],
+      ['regex', '(', '^a+$'],
+      ['duration', 'P', 'P1D'],
+      ['email', 'nope', 'a@example.com'],
+    ];
+    for (const draft of ['4', '6', '7', '2019-09', '2020-12']) {
+      for (const [format, bad, good] of cases) {
+        const schema = { type: 'string', format };
+        const refused = (await check({ data: bad, schema, draft, assert_format: true })).json();
+        assert.equal(refused.valid, false, `${format} ${JSON.stringify(bad)} under draft ${draft}`);
+        assert.equal(refused.error, `value must be a valid ${format}`);
+        assert.equal((await check({ data: good, schema, draft, assert_format: true })).json().valid, true, `${format} ${good} under draft ${draft}`);
+      }
+    }
+    // Without the flag, a draft asserts only the formats it defines itself (draft 4 has no uuid), as the suite requires.
+    assert.equal((await check({ data: '1234', schema: { format: 'uuid' }, draft: '4' })).json().valid, true);
+    assert.equal((await check({ data: '1234', schema: { format: 'uuid' }, draft: '7' })).json().valid, true);
+    assert.equal((await check({ data: '2020-02-30', schema: { format: 'date' }, draft: '7' })).json().valid, false);
+    // An unknown format name passes, with the flag or without.
+    assert.equal((await check({ data: 'x', schema: { format: 'no-such-format' }, draft: '4', assert_format: true })).json().valid, true);
+  });
+
   it('__proto__ and constructor keys in data and schema are ordinary keys', async () => {
     const schema = JSON.parse('{"required": ["__proto__", "constructor"], "properties": {"__proto__": {"type": "integer"}, "constructor": {"type": "integer"}}}');
     const missing = await check({ data: {}, schema });

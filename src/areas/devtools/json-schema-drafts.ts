@@ -4,7 +4,8 @@ import '@hyperjump/json-schema/draft-07';
 import '@hyperjump/json-schema/draft-2019-09';
 import '@hyperjump/json-schema/draft-2020-12';
 import '@hyperjump/json-schema/formats'; // format handlers (email, uri, date-time, ipv4, uuid, ...)
-import { addFormat } from '@hyperjump/json-schema/experimental';
+import { getShouldValidateFormat } from '@hyperjump/json-schema';
+import { addFormat, addKeyword, getKeyword } from '@hyperjump/json-schema/experimental';
 import './json-schema-idn-formats.js'; // hostname, idn-hostname, idn-email without the library's log lines
 
 const RFC3339_TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d|60)(?:\.\d+)?(?:[zZ]|([+-])([01]\d|2[0-3]):([0-5]\d))$/;
@@ -23,6 +24,31 @@ function isRfc3339Time(text: string): boolean {
   return utcMinute === 23 * 60 + 59;
 }
 addFormat({ id: 'https://json-schema.org/format/time', handler: (value: unknown) => typeof value !== 'string' || isRfc3339Time(value) });
+
+/**
+ * `assert_format: true` asserts every format the service knows under drafts 4, 6 and 7 as well
+ * (CONTRACT §3.3: "asserts it under any draft (email, uri, date-time, date, ipv4, ipv6, uuid, ...)"):
+ * each of those drafts' `format` keyword knows only the formats its own draft defines (draft 4 has
+ * no `uuid` or `date`) and passes every other name. With the request flag set, a name it does not
+ * know goes to 2020-12's keyword, which knows them all; without it, each draft keeps its own list,
+ * as the official suite requires.
+ */
+function assertEveryFormatWhenAsked(): void {
+  type FormatKeyword = { id: string; formats: Record<string, string>; interpret: (format: string, ...rest: unknown[]) => boolean };
+  const latest = getKeyword('https://json-schema.org/keyword/draft-2020-12/format') as unknown as FormatKeyword;
+  for (const draft of ['draft-04', 'draft-06', 'draft-07']) {
+    const own = getKeyword(`https://json-schema.org/keyword/${draft}/format`) as unknown as FormatKeyword;
+    if (!own?.formats || !latest?.formats) throw new Error(`@hyperjump/json-schema no longer has a ${draft} format keyword with a formats map`);
+    addKeyword({
+      ...own,
+      interpret: (format: string, ...rest: unknown[]) =>
+        getShouldValidateFormat() === true && !Object.hasOwn(own.formats, format) && Object.hasOwn(latest.formats, format)
+          ? latest.interpret(format, ...rest)
+          : own.interpret(format, ...rest),
+    } as never);
+  }
+}
+assertEveryFormatWhenAsked();
 
 export type Draft = '4' | '6' | '7' | '2019-09' | '2020-12';
 

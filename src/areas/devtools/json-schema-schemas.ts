@@ -56,7 +56,7 @@ export const jsonSchemaValidateSchema = {
         additionalProperties: { type: ['object', 'boolean'] },
         description: 'Documents `$ref` may point to, keyed by absolute URI.',
       },
-      assert_format: { type: 'boolean', default: false, description: 'Assert `format` under 2019-09 and 2020-12 too.' },
+      assert_format: { type: 'boolean', default: false, description: 'Assert `format` under every draft, with every format the service knows (email, uri, date-time, date, time, duration, ipv4, ipv6, hostname, uuid, uri-reference, json-pointer, regex, ...), also those a draft does not define itself (draft 4 has no `uuid`).' },
     },
     examples: [
       {
