@@ -191,6 +191,40 @@ describe('bins: unknown, foreign and expired ids are 404 everywhere', () => {
   });
 });
 
+describe('bins: an expired bin is purged when it is accessed (SQLite store)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({ env: { AREAS: 'webhook' } });
+  });
+  after(() => t.close());
+  const turns = async (n: number) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  for (const [how, access] of [
+    ['read', (id: string) => t.app.inject({ method: 'GET', url: `/v1/bins/${id}`, headers: t.auth })],
+    ['caught for', (id: string) => t.app.inject({ method: 'POST', url: `/v1/catch/${id}`, payload: 'late' })],
+  ] as const) {
+    it(`a bin ${how} after expires_at answers 404 and its row and requests leave the store at once, before any sweep`, async () => {
+      assert.equal(t.store.kind, 'sqlite');
+      const bin = await createBin(t, { ttl_seconds: 60 });
+      const other = await createBin(t, { ttl_seconds: 60 });
+      const ids: string[] = [];
+      // More than one purge chunk (500 rows).
+      for (let i = 0; i < 520; i++) ids.push((await t.app.inject({ method: 'POST', url: `/v1/catch/${bin.bin_id}`, payload: String(i) })).json().request_id);
+      const kept = (await t.app.inject({ method: 'POST', url: `/v1/catch/${other.bin_id}`, payload: 'x' })).json().request_id;
+      t.clock.advance(60_000);
+      assert.equal((await access(bin.bin_id)).statusCode, 404);
+      await turns(5);
+      assert.equal(await t.store.bins.getBin(bin.bin_id, 0), null, 'the row is gone');
+      for (const id of [ids[0]!, ids[519]!]) assert.equal(await t.store.bins.getRequest(bin.bin_id, id), null);
+      // The other expired bin, not accessed, waits for the sweep.
+      assert.ok(await t.store.bins.getRequest(other.bin_id, kept));
+      t.clock.advance(-60_000);
+    });
+  }
+});
+
 describe('bins: PUBLIC_BASE_URL and the periodic purge', () => {
   it('the absolute url uses PUBLIC_BASE_URL when set', async () => {
     const t = await buildTestApp({ env: { AREAS: 'webhook', PUBLIC_BASE_URL: 'https://hooks.example.com/' } });

@@ -1,5 +1,5 @@
 import type { Announcement, BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PubSub } from '../types.js';
-import { run, type Db } from './database.js';
+import { PURGE_CHUNK_ROWS, run, type Db } from './database.js';
 
 interface BinRow {
   id: string;
@@ -69,7 +69,9 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     `INSERT INTO bins (id, owner_key_id, name, created_at, expires_at, request_count)
      VALUES (@id, @ownerKeyId, @name, @createdAt, @expiresAt, @requestCount)`,
   );
-  const getBin = db.prepare<[string, number], BinRow>('SELECT * FROM bins WHERE id = ? AND expires_at > ?');
+  // By id alone: a row found expired is purged (CONTRACT §2.1: "purged lazily on access and by a periodic sweep").
+  const getBin = db.prepare<[string], BinRow>('SELECT * FROM bins WHERE id = ?');
+  const expiryOf = db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM bins WHERE id = ?');
   const listBins = db.prepare<[string, number, number, number], BinRow>(
     'SELECT * FROM bins WHERE owner_key_id = ? AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
   );
@@ -119,8 +121,13 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     const counts = new Map<PendingCapture, number>();
     for (const [binId, captures] of perBin) {
       // The latest clock of the group: no capture lands in a bin that has expired by then.
-      const bumped = bump.get(captures.length, binId, captures[captures.length - 1]!.now);
-      if (!bumped) continue;
+      const now = captures[captures.length - 1]!.now;
+      const bumped = bump.get(captures.length, binId, now);
+      if (!bumped) {
+        const expiry = expiryOf.get(binId)?.expires_at;
+        if (expiry !== undefined && expiry <= now) purgeExpiredBin(binId, now);
+        continue;
+      }
       let binSeq = bumped.request_count - captures.length;
       for (const p of captures) {
         const r = p.req;
@@ -149,12 +156,35 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     return deleteBin.run(id).changes === 1;
   });
 
+  // Lazy purge: a bin found expired when it is read or caught for loses its requests in chunks of
+  // PURGE_CHUNK_ROWS, one transaction each with the event loop free between them (a bin may hold
+  // 100000), then its row. Readers already treat it as missing; the periodic sweep covers the rest.
+  const deleteSomeRequests = db.prepare('DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)');
+  const purging = new Set<string>();
+  const purgeStep = (id: string, now: number) => {
+    if (!db.open) return void purging.delete(id);
+    try {
+      if (deleteSomeRequests.run(id, PURGE_CHUNK_ROWS).changes === PURGE_CHUNK_ROWS) return void setImmediate(purgeStep, id, now);
+      const expiry = expiryOf.get(id)?.expires_at;
+      if (expiry !== undefined && expiry <= now) deleteBin.run(id);
+    } catch {
+      // Left to the periodic sweep (a busy or closing database).
+    }
+    purging.delete(id);
+  };
+  const purgeExpiredBin = (id: string, now: number) => {
+    if (purging.has(id)) return;
+    purging.add(id);
+    setImmediate(purgeStep, id, now);
+  };
+
   return {
     createBin: (bin) => run(() => void insertBin.run(bin)),
     getBin: (id, now) =>
       run(() => {
-        const row = getBin.get(id, now);
-        return row ? toBin(row) : null;
+        const row = getBin.get(id);
+        if (row && row.expires_at <= now) purgeExpiredBin(id, now);
+        return row && row.expires_at > now ? toBin(row) : null;
       }),
     listBins: (owner, page, now) =>
       run(() => ({

@@ -136,6 +136,9 @@ export const MIGRATIONS: readonly string[] = [
  */
 export const PAGE_SIZE = 16384;
 
+/** Rows one purge transaction deletes at most (a few milliseconds of work). */
+export const PURGE_CHUNK_ROWS = 500;
+
 /** WAL bytes after which a commit checkpoints (SQLite's default is 1000 pages, 4 MiB of 4 KiB ones). */
 export const WAL_AUTOCHECKPOINT_BYTES = 16 * 1024 * 1024;
 

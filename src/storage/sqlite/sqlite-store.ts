@@ -7,9 +7,8 @@ import { openDatabase, run } from './database.js';
 import { createSqliteKeyStore } from './keys.js';
 import { createSqliteUsageStore } from './usage.js';
 import { createSqliteMockStore } from './mocks.js';
+import { PURGE_CHUNK_ROWS } from './database.js';
 
-/** Rows one purge transaction deletes at most (a few milliseconds of work). */
-const PURGE_CHUNK_ROWS = 500;
 
 export interface SqliteStoreOptions {
   /** Directory holding `devutil.db`, or `:memory:` for a throw-away store (tests). */
