@@ -11,6 +11,8 @@ const RESERVED = [
   '::1', '::', 'fc00::1', 'fd12:3456:789a::1', 'fe80::1', 'ff02::1', '2001:db8::1', '::ffff:192.168.0.1', '::ffff:7f00:1',
   // The same private addresses written other ways: every spelling of IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64.
   '0:0:0:0:0:ffff:192.168.1.1', '0:0:0:0:0:FFFF:C0A8:0101', '::ffff:0:192.168.1.1', '::192.168.1.1', '64:ff9b::c0a8:101', '64:ff9b::10.0.0.1',
+  // 6to4 sites of private addresses (RFC 3056: the IPv4 address follows 2002:).
+  '2002:c0a8:101::1', '2002:a00:1:5::abcd', '2002:7f00:1::',
 ];
 
 describe('geo IP lookup', () => {
@@ -39,7 +41,7 @@ describe('geo IP lookup', () => {
     });
   }
 
-  for (const ip of ['::ffff:8.8.8.8', '::ffff:808:808', '0:0:0:0:0:ffff:808:808', '0000:0000:0000:0000:0000:ffff:8.8.8.8', '64:ff9b::808:808']) {
+  for (const ip of ['::ffff:8.8.8.8', '::ffff:808:808', '0:0:0:0:0:ffff:808:808', '0000:0000:0000:0000:0000:ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2002:0808:0808:1:2:3:4:5']) {
     it(`an IPv6 address carrying an IPv4 one is looked up as IPv4 however it is written (${ip})`, async () => {
       const res = await lookup(`?ip=${encodeURIComponent(ip)}`);
       assert.deepEqual([res.json().ip, res.json().country_code, res.json().city, res.json().reserved], [ip, 'US', 'Mountain View', false]);

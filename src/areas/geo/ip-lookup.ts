@@ -24,7 +24,8 @@ const countryNames = new Map<string, string | null>();
  * answers `reserved: false` and nulls. An IPv6 address that carries an IPv4 address in its last 32
  * bits is looked up as that IPv4 address, however it is written (`::ffff:1.2.3.4`,
  * `0:0:0:0:0:ffff:102:304`): IPv4-mapped `::ffff:0:0/96`, IPv4-translated `::ffff:0:0:0/96`,
- * IPv4-compatible `::/96` and the NAT64 well-known prefix `64:ff9b::/96` (RFC 6052).
+ * IPv4-compatible `::/96` and the NAT64 well-known prefix `64:ff9b::/96` (RFC 6052); a 6to4
+ * address (`2002::/16`, RFC 3056) is looked up as the IPv4 address in its bits 16-47.
  *
  * @example
  *   await lookupGeoIp('8.8.8.8'); // a plain value once the database is loaded
@@ -79,11 +80,13 @@ function ipv6Groups(ip: string): number[] {
 }
 
 /**
- * The IPv4 address an IPv6 address carries in its last 32 bits, for the prefixes that mean one
- * (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 well-known); null for any other address.
+ * The IPv4 address an IPv6 address carries, for the prefixes that mean one: in its last 32 bits
+ * (IPv4-mapped, IPv4-translated, IPv4-compatible, NAT64 well-known), or after its first 16 (6to4,
+ * `2002:c0a8:101::1` is the site of 192.168.1.1); null for any other address.
  *
  * @example
  *   embeddedIpv4('0:0:0:0:0:ffff:c0a8:101'); // '192.168.1.1'
+ *   embeddedIpv4('2002:808:808::1');         // '8.8.8.8'
  *   embeddedIpv4('2001:db8::1');             // null
  */
 export function embeddedIpv4(ip: string): string | null {
@@ -92,7 +95,8 @@ export function embeddedIpv4(ip: string): string | null {
   const carries =
     (zeroHead && ((g[4] === 0 && (g[5] === 0xffff || g[5] === 0)) || (g[4] === 0xffff && g[5] === 0))) ||
     (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0);
-  if (!carries) return null;
+  // 6to4 (2002::/16, RFC 3056): the site's IPv4 address is bits 16-47, groups 1 and 2.
+  if (!carries) return g[0] === 0x2002 ? [g[1]! >> 8, g[1]! & 255, g[2]! >> 8, g[2]! & 255].join('.') : null;
   return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.');
 }
 

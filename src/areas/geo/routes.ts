@@ -7,7 +7,7 @@ import { andThen } from '../../maybe-promise.js';
 const DESCRIPTION = [
   'Country, region, city and coordinates of an IP address (IPv4 or IPv6), from the DB-IP City Lite database shipped with the service (no network access).',
   'Without `ip`, or with an empty one (`?ip=`, as an empty form field sends it), the caller\'s own address is looked up (behind a proxy only when `TRUST_PROXY` is set).',
-  'IPv4-mapped IPv6 (`::ffff:1.2.3.4`) is looked up as IPv4.',
+  'IPv4-mapped IPv6 (`::ffff:1.2.3.4`), IPv4-translated, IPv4-compatible, NAT64 (`64:ff9b::1.2.3.4`) and 6to4 (`2002:0102:0304::`) addresses are looked up as the IPv4 address they carry.',
   'Private and reserved ranges (loopback, RFC 1918, CGNAT, link-local, multicast, documentation, unique local fc00::/7, fe80::/10, ...) answer `reserved: true` with every other field null;',
   'a public address the database does not know answers `reserved: false` with nulls. `country` is the English name of `country_code`; coordinates are rounded to 4 decimals and approximate (city level).',
   '',
