@@ -47,6 +47,10 @@ describe('DNS lookup against a local test server', () => {
     assert.deepEqual(await records('domain=nullmx.test&type=MX'), [{ exchange: '.', priority: 0 }]);
   });
 
+  it('SRV: a target of "." (RFC 2782: the service is decidedly not available there) is ".", as a null MX is', async () => {
+    assert.deepEqual(await records('domain=_imap._tcp.nullsrv.test&type=SRV'), [{ name: '.', port: 0, priority: 0, weight: 0 }]);
+  });
+
   it('A: a TTL with the top bit set is 0 (RFC 2181 §8); 2^31-1 is kept', async () => {
     const found = (await records('domain=bigttl.test&type=A')) as { address: string; ttl: number }[];
     assert.deepEqual(found.sort((a, b) => a.address.localeCompare(b.address)), [{ address: '192.0.2.7', ttl: 0 }, { address: '192.0.2.8', ttl: 2147483647 }]);

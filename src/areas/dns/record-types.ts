@@ -51,8 +51,9 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
   },
   SRV: {
     query: 'SRV',
+    // A target of "." (RFC 2782: "the service is decidedly not available at this domain") names the root, which node gives as "".
     read: (a) => (a as { name: string; port: number; priority: number; weight: number }[]).map(({ name, port, priority, weight }) =>
-      ({ name, port, priority, weight })),
+      ({ name: name === '' ? '.' : name, port, priority, weight })),
   },
   CAA: { query: 'CAA', read: (a) => (a as Record<string, string | number>[]).map(readCaa) },
   PTR: { query: 'PTR', allowIp: true, names: (domain) => [{ name: reverseName(domain) }], read: values },

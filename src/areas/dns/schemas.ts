@@ -10,7 +10,7 @@ export const LOOKUP_DESCRIPTION = [
   'An IP address is refused (422) except for PTR, where it is turned into its `in-addr.arpa` / `ip6.arpa` name (the response `domain` keeps the IP).',
   '',
   '**Records.** A/AAAA `{address, ttl}`, MX `{exchange, priority}`, TXT `{value}` (character-strings joined without separator), CNAME/NS/PTR `{value}`,',
-  'A/AAAA `ttl` is the value in the answer as received (not counted down while the answer is cached; one with the top bit set is 0, RFC 2181 §8). A null MX (RFC 7505) has `exchange` ".".',
+  'A/AAAA `ttl` is the value in the answer as received (not counted down while the answer is cached; one with the top bit set is 0, RFC 2181 §8). A null MX (RFC 7505) has `exchange` ".", an SRV record saying the service is not available (RFC 2782) `name` ".".',
   'SOA `{nsname, hostmaster, serial, refresh, retry, expire, minttl}`, SRV `{name, port, priority, weight}`, CAA `{critical, tag, value}` (`critical`: the issuer-critical flag, bit 128).',
   'SPF: the `v=spf1` TXT records of the domain, `{value, mechanisms: [{qualifier, mechanism, value}], lookup_count, valid, warnings}`; modifiers (`redirect=`, `exp=`) are listed with `qualifier: null`.',
   '`lookup_count` counts the DNS-querying terms (include, a, mx, ptr, exists, redirect) of the record and, recursively, of the records its `include:` and `redirect=` reach',
