@@ -18,6 +18,30 @@ function makeAjv(coerce: boolean): Ajv {
   return useQuickLengthChecks(ajv);
 }
 
+/** What a failed `pattern` says in words instead of the regular expression, by pattern. */
+const PATTERN_WORDS = new Map<string, string>();
+
+/**
+ * A schema's `pattern` whose failure reads as `words` ("must be an HTTP method such as GET") rather
+ * than `must match pattern "^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$"`.
+ *
+ * @example
+ *   const path = { type: 'string', ...wordedPattern('^/[^?#\\s]*$', 'must start with / and hold no ?, # or whitespace') };
+ */
+export function wordedPattern(pattern: string, words: string): { pattern: string } {
+  const known = PATTERN_WORDS.get(pattern);
+  if (known !== undefined && known !== words) throw new Error(`pattern ${pattern} already has other words: ${known}`);
+  PATTERN_WORDS.set(pattern, words);
+  return { pattern };
+}
+
+/** An HTTP method name (RFC 9110 token), upper-cased by the routes that take one; `withConnect: false` refuses CONNECT in any case. */
+export function httpMethodPattern(withConnect: boolean): { pattern: string } {
+  return withConnect
+    ? wordedPattern("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'must be an HTTP method name, such as GET, POST or PURGE')
+    : wordedPattern("^(?![Cc][Oo][Nn][Nn][Ee][Cc][Tt]$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT');
+}
+
 /** A compiled body validator (ajv: false with `.errors` set when the body is invalid; defaults filled in). */
 export type BodyValidator = ValidateFunction;
 
@@ -94,6 +118,7 @@ export function toFieldErrors(errors: ErrorObject[], part: string): FieldError[]
     let message = e.message ?? 'is invalid';
     if (e.keyword === 'required') message = 'is required';
     else if (e.keyword === 'additionalProperties') message = 'is not a known field';
+    else if (e.keyword === 'pattern') message = PATTERN_WORDS.get((e.params as { pattern: string }).pattern) ?? message;
     else if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     return { path, message };
   }));

@@ -82,6 +82,7 @@ describe('GET /v1/auth/generate-key', () => {
         assert.equal(res.statusCode, 422);
         assert.equal(res.json().code, 'validation_error');
         assert.equal(res.json().errors[0].path, path);
+        if (path === 'prefix') assert.equal(res.json().errors[0].message, 'must be at most 32 letters, digits, _, . or -');
       });
     }
   });

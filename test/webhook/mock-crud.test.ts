@@ -102,6 +102,16 @@ describe('mock management', () => {
     }
   });
 
+  it('a bad method or path is explained in words, not as the regular expression that refused it', async () => {
+    const said = async (payload: unknown) => (await create(payload)).json().errors;
+    for (const method of ['CONNECT', 'connect', 'GE T']) {
+      assert.deepEqual(await said({ method }), [{ path: 'method', message: 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT' }]);
+    }
+    assert.deepEqual(await said({ path: 'users' }), [{ path: 'path', message: 'must start with / and hold no ?, # or whitespace' }]);
+    // Other tokens are methods: a mock may serve PURGE, and CONNECTX is not CONNECT.
+    for (const method of ['purge', 'CONNECTX']) assert.equal((await create({ method })).statusCode, 201, method);
+  });
+
   it('a non-JSON body → 415, malformed JSON → 400', async () => {
     const text = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'text/plain' }, payload: 'x' });
     assert.equal(text.statusCode, 415);

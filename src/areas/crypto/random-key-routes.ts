@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { wordedPattern } from '../../http/validation.js';
 import { generateKeys, KEY_TYPES, type KeyType } from './random-key.js';
 
 const query = {
@@ -7,7 +8,7 @@ const query = {
   properties: {
     type: { type: 'string', enum: Object.keys(KEY_TYPES), default: 'api_key' },
     length: { type: 'integer', minimum: 8, maximum: 256, description: 'Characters (api_key, nanoid) or random bytes (secret, hex); ignored for uuid.' },
-    prefix: { type: 'string', pattern: '^[A-Za-z0-9_.-]{0,32}$', description: 'Prepended to each key; default `dk_` for api_key, none otherwise.' },
+    prefix: { type: 'string', ...wordedPattern('^[A-Za-z0-9_.-]{0,32}$', 'must be at most 32 letters, digits, _, . or -'), description: 'Prepended to each key; default `dk_` for api_key, none otherwise.' },
     count: { type: 'integer', minimum: 1, maximum: 100, default: 1 },
   },
   additionalProperties: false,

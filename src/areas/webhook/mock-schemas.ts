@@ -1,8 +1,8 @@
+import { httpMethodPattern, wordedPattern } from '../../http/validation.js';
 import { mockExample, mockSchema } from './mock-wire.js';
 
 /** Request and response schemas of the mock management endpoints (spec §4.2, CONTRACT §2.5). */
 
-const TOKEN_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 
 /** Configurable fields; `withDefaults` adds the create defaults (PATCH must not get them). */
 function mockFields(withDefaults: boolean) {
@@ -27,12 +27,11 @@ function mockFields(withDefaults: boolean) {
     delay_ms: { type: 'integer', minimum: 0, maximum: 30000, ...d(0), description: '0 to 30000 (default 0).' },
     ttl_seconds: { type: 'integer', minimum: 60, maximum: 172800, ...d(86400), description: '60 to 172800 (default 86400).' },
     method: {
-      type: withDefaults ? 'string' : ['string', 'null'], pattern: TOKEN_PATTERN, maxLength: 32,
-      not: { type: 'string', pattern: '^[Cc][Oo][Nn][Nn][Ee][Cc][Tt]$' },
+      type: withDefaults ? 'string' : ['string', 'null'], ...httpMethodPattern(false), maxLength: 32,
       description: 'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. CONNECT is refused (a tunnel request, never served).',
     },
     path: {
-      type: withDefaults ? 'string' : ['string', 'null'], pattern: '^/[^?#\\s]*$', maxLength: 1024,
+      type: withDefaults ? 'string' : ['string', 'null'], ...wordedPattern('^/[^?#\\s]*$', 'must start with / and hold no ?, # or whitespace'), maxLength: 1024,
       description: 'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer. ' +
         'No `.` or `..` segment (clients resolve them away before sending) and no lone surrogate.',
     },

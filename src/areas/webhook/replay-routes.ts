@@ -3,11 +3,10 @@ import { performance } from 'node:perf_hooks';
 import type { AppContext } from '../../context.js';
 import { DevutilError, invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
+import { httpMethodPattern } from '../../http/validation.js';
 import { buildReplayHeaders } from './replay-headers.js';
 import { elapsedSince, REPLAY_BODY_LIMIT, REPLAY_TIMEOUT_MS, sendReplay } from './replay-send.js';
 import { checkTarget, parseTargetUrl } from './ssrf-guard.js';
-
-const TOKEN_PATTERN = "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$";
 
 const replayBody = {
   type: 'object',
@@ -15,7 +14,7 @@ const replayBody = {
   additionalProperties: false,
   properties: {
     target_url: { type: 'string', minLength: 1, maxLength: 2048, description: 'Absolute http:// or https:// URL.' },
-    method: { type: 'string', pattern: TOKEN_PATTERN, maxLength: 32, description: 'Overrides the captured method (upper-cased).' },
+    method: { type: 'string', ...httpMethodPattern(true), maxLength: 32, description: 'Overrides the captured method (upper-cased).' },
     headers: {
       type: 'object',
       maxProperties: 100,
