@@ -53,6 +53,23 @@ describe('mock serving over a real socket', () => {
   const createMock = (payload: object) => createMockVia(t, payload);
   const hitCount = (id: string) => hitCountVia(t, id);
 
+  it('an HTTP/1.0 request without Host gets absolute urls on the address it reached (never http:///)', async () => {
+    const port = Number(new URL(base).port);
+    for (const [path, body, key] of [['/v1/mocks', '{}', 'url'], ['/v1/bins', '{}', 'url']] as const) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (c) => (text += c));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+        socket.write(`POST ${path} HTTP/1.0\r\nX-Api-Key: ${t.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      });
+      assert.match(answer, /^HTTP\/1\.1 201 /);
+      const url = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))[key] as string;
+      assert.match(url, new RegExp(`^http://127\\.0\\.0\\.1:${port}/v1/(mock|catch)/(mock|bin)_[0-9A-Za-z]{22}$`), url);
+    }
+  });
+
   it('delay_ms holds only its own request: others are answered meanwhile', async () => {
     const slow = await createMock({ delay_ms: 3000, body: 'slow' });
     const fast = await createMock({ body: 'fast' });

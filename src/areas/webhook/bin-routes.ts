@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { absoluteUrl } from '../../http/absolute-url.js';
 import { deletedSchema, errorResponses, pageQuerySchema } from '../../http/schemas.js';
 import type { Page } from '../../storage/types.js';
 import { createBin, deleteOwnedBin, findOwnedBin } from './bin-actions.js';
@@ -37,11 +38,6 @@ const binResponse = {
   properties: { bin: binSchema },
   examples: [{ bin: EXAMPLE_BIN }],
 } as const;
-
-/** `PUBLIC_BASE_URL` when set, else the scheme and host the caller used. */
-function absoluteUrl(ctx: AppContext, request: FastifyRequest, path: string): string {
-  return `${ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`}${path}`;
-}
 
 /**
  * The key that owns what this request creates or reads. Bins always need an owner, so an anonymous
@@ -81,7 +77,7 @@ export default async function binRoutes(app: FastifyInstance, ctx: AppContext): 
   }, async (request, reply) => {
     const body = request.body as { name?: string; ttl_seconds: number };
     const bin = await createBin(store, { ownerKeyId: callerKeyId(request), name: body.name, ttlSeconds: body.ttl_seconds }, now());
-    return reply.status(201).send({ bin: binToWire(bin), url: absoluteUrl(ctx, request, catchPath(bin.id)) });
+    return reply.status(201).send({ bin: binToWire(bin), url: absoluteUrl(ctx.config.publicBaseUrl, request, catchPath(bin.id)) });
   });
 
   app.get('/v1/bins', {

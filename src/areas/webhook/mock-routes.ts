@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
+import { absoluteUrl } from '../../http/absolute-url.js';
 import { deletedSchema, errorResponses, pageQuerySchema } from '../../http/schemas.js';
 import type { MockRecord } from '../../storage/types.js';
 import { buildMock, buildMockPatch, type MockInput } from './mock-config.js';
@@ -24,10 +25,6 @@ async function getOwnedMock(ctx: AppContext, request: IdRequest): Promise<MockRe
   return mock;
 }
 
-function absoluteUrl(ctx: AppContext, request: FastifyRequest, path: string): string {
-  return `${ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`}${path}`;
-}
-
 /** Mock management (`/v1/mocks...`, key required) and the public serving path (spec §4.2, CONTRACT §2.5). */
 export default async function mockRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const config = { area: 'webhook' } as const;
@@ -46,7 +43,7 @@ export default async function mockRoutes(app: FastifyInstance, ctx: AppContext):
     const mock = buildMock(request.body, callerId(request), ctx.now());
     await ctx.store.mocks.createMock(mock);
     // A mock restricted to a path answers only there: its URL includes the path (percent-encoded as a URL needs).
-    const url = absoluteUrl(ctx, request, mockPath(mock.id) + (mock.path === null ? '' : encodeURI(mock.path)));
+    const url = absoluteUrl(ctx.config.publicBaseUrl, request, mockPath(mock.id) + (mock.path === null ? '' : encodeURI(mock.path)));
     return reply.status(201).send({ mock: mockToWire(mock), url });
   });
 
