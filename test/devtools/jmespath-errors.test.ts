@@ -120,6 +120,10 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       // Called twice: which call failed is not known, so no position.
       ['[abs(`1`), abs(`"x"`)]', {}, 'invalid_type', 'Invalid type: abs() expected argument 1 to be type (number) but received type string instead', undefined],
       ['to_number(a) + `"s"`', { a: '1' }, 'invalid_type', 'Invalid type: an arithmetic operand is not a number', undefined],
+      // Errors raised inside a call that the library words without the function's name are given it.
+      ['people | sort_by(@, &name)', { people: [{ name: 'a' }, {}] }, 'invalid_type', 'Invalid type in sort_by(): expected (string), received null (at position 9)', 9],
+      ['length(max_by(p, &b))', { p: [{ b: true }] }, 'invalid_type', 'Invalid type in max_by(): expected one of (number | string), received boolean (at position 7)', 7],
+      ['type(&a)', { a: 1 }, 'invalid_type', 'Invalid type in type(): an expression reference (&…) is not a JSON value (at position 0)', 0],
     ];
     for (const [expression, data, type, error, position] of cases) {
       const res = await transform({ data, expression });

@@ -1,6 +1,6 @@
 import { TreeInterpreter } from '@jmespath-community/jmespath';
 import { compareCodePoints } from './code-points.js';
-import { chargeStringWorkTo, guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
+import { BudgetExceeded, chargeStringWorkTo, guardStringFunctions, MAX_STEPS, spend, type Budget } from './jmespath-budget.js';
 import { CODE_POINT_FUNCTIONS } from './jmespath-strings.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -190,10 +190,35 @@ export class SafeInterpreter extends BaseClass {
         }
         return result;
       }
+      case 'Function':
+        try {
+          return super.visit(node, value);
+        } catch (err) {
+          throw namingFunction(err, node.name!);
+        }
       default:
         return super.visit(node, value);
     }
   }
+}
+
+/** A function names a call as `name()`, as the library's arity and argument-type messages do. */
+const NAMES_A_FUNCTION = /\b[A-Za-z_]\w*\(\)/;
+
+/**
+ * A runtime error raised inside a call to `name` that does not say which function failed ("Invalid
+ * type: expected (string), received null" from `sort_by`'s keys) says it ("Invalid type in
+ * sort_by(): …"), so the response can point at the call. Errors of inner calls already name theirs.
+ */
+function namingFunction(err: unknown, name: string): unknown {
+  if (!(err instanceof Error) || err instanceof BudgetExceeded || err instanceof RangeError || NAMES_A_FUNCTION.test(err.message)) return err;
+  // The library's bare code when a value's type is asked of an expression reference (`type(&a)`).
+  if (err.message === 'invalid-type') err.message = `Invalid type in ${name}(): an expression reference (&…) is not a JSON value`;
+  else {
+    const kind = /^(Invalid \w+): /.exec(err.message);
+    err.message = kind ? `${kind[1]} in ${name}(): ${err.message.slice(kind[0].length)}` : `${err.message} in ${name}()`;
+  }
+  return err;
 }
 
 /** Names of every function the interpreter knows (an expression naming another one is refused). */
