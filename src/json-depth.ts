@@ -22,3 +22,23 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   }
   return max;
 }
+
+/**
+ * Deepest nesting of arrays and objects in a value (a parsed body, a compiled expression's tree),
+ * without recursion, so a value too deep for the call stack is measured too; stops once past `limit`.
+ *
+ * @example
+ *   valueDepth({ a: [1, { b: 2 }] }) // 3
+ */
+export function valueDepth(value: unknown, limit = Number.MAX_SAFE_INTEGER): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > max) max = depth;
+    if (max > limit) return max;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return max;
+}

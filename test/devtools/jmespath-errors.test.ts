@@ -199,6 +199,14 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(res.json().code, 'validation_error');
   });
 
+  it('a long chain over flat data that runs out of stack while evaluating names the expression, not the data', async () => {
+    for (const expression of [`a${'||a'.repeat(3000)}`, `a${'.a'.repeat(3000)}`, `a${'|a'.repeat(3000)}`]) {
+      const res = await transform({ data: { a: 1 }, expression });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(res.json().errors, [{ path: 'expression', message: 'nests too deeply' }], expression.slice(0, 12));
+    }
+  });
+
   it('an exponentially growing result is refused with 422', async () => {
     const step = '[@,@,@,@,@,@,@,@,@,@]';
     const res = await transform({ data: [1], expression: Array(8).fill(step).join('|') });

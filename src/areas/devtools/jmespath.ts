@@ -1,5 +1,6 @@
 import { compile } from '@jmespath-community/jmespath';
 import { DevutilError } from '../../errors.js';
+import { valueDepth } from '../../json-depth.js';
 import { isWellFormed } from '../../well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
@@ -202,7 +203,8 @@ export function transformJson(data: unknown, expression: string, options: Transf
   try {
     result = interpreter.search(ast, data as never);
   } catch (err) {
-    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep('data') : tooLarge();
+    // The stack ran out walking the data and the expression's tree together: the deeper of the two is named.
+    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
     if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
