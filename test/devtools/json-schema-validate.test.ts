@@ -241,6 +241,21 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal((await check({ data: 'x', schema: { format: 'no-such-format' }, draft: '4', assert_format: true })).json().valid, true);
   });
 
+  it('a $ref cycle that never reads deeper into the data is a 422 on the schema, not on the data', async () => {
+    for (const schema of [
+      { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' },
+      { $defs: { a: { allOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' },
+    ]) {
+      const res = await check({ data: 1, schema });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(res.json().errors, [{ path: 'schema', message: 'recurses without end: a $ref cycle that never reads deeper into the data' }]);
+    }
+    // Recursion that follows the data down is fine, 999 levels deep.
+    const deep = JSON.parse(`${'['.repeat(999)}${']'.repeat(999)}`);
+    const nested = await check({ data: deep, schema: { $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' } });
+    assert.deepEqual(nested.json(), { valid: true, errors: [] });
+  });
+
   it('__proto__ and constructor keys in data and schema are ordinary keys', async () => {
     const schema = JSON.parse('{"required": ["__proto__", "constructor"], "properties": {"__proto__": {"type": "integer"}, "constructor": {"type": "integer"}}}');
     const missing = await check({ data: {}, schema });

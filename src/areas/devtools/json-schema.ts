@@ -11,6 +11,7 @@ import {
 import { BASIC, getSchema, toSchema } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
 import { andThen, type MaybePromise } from '../../maybe-promise.js';
+import { valueDepth } from '../../json-depth.js';
 import { estimateJsonChars } from '../../json-size.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
@@ -41,6 +42,9 @@ export const SCHEMA_LIMITS = {
 
 /** Where the request schema is registered while it compiles (its own `$id`, if any, takes over). */
 const ROOT_URI = 'https://devutil.invalid/schema.json';
+
+/** Data nested deeper than this may itself run a validation out of stack; shallower data cannot. */
+const DEEP_DATA = 200;
 
 export interface SchemaValidationInput {
   data: unknown;
@@ -239,7 +243,12 @@ export function compileValidation(prepared: PreparedValidation): MaybePromise<()
       setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below
       output = c.validator(input.data as never, BASIC) as typeof output;
     } catch (err) {
-      if (err instanceof RangeError) throw schemaError('data', 'nests too deeply for this schema');
+      // The stack ran out: deep data, or (data well within the stack) a $ref chain that recurses without reading deeper into it.
+      if (err instanceof RangeError) {
+        throw valueDepth(input.data, DEEP_DATA) > DEEP_DATA
+          ? schemaError('data', 'nests too deeply for this schema')
+          : schemaError('schema', 'recurses without end: a $ref cycle that never reads deeper into the data');
+      }
       throw err;
     }
     if (output.valid) return { valid: true, errors: [] };
