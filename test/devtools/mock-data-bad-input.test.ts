@@ -117,6 +117,30 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     assert.match(res.json().detail, /Invalid from date/);
   });
 
+  it('every bad field is listed, with a bad locale, one entry each (not only the first found)', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/mock-data', headers: t.auth,
+      payload: {
+        rows: 5,
+        locale: 'xx_XX',
+        fields: [
+          { name: 'b', type: 'price', options: { decimals: 11 } },
+          { name: 'c', type: 'enum', options: {} },
+          { name: 'ok', type: 'name' },
+          { name: 'b', type: 'email' },
+          { name: 'd', type: 'integer', options: { min: 5, max: 1 } },
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['locale', 'fields[0].options.decimals', 'fields[1].options.values', 'fields[3].name', 'fields[4].options.max']);
+    assert.match(res.json().detail, /^Invalid request: locale .*; fields\[0\]\.options\.decimals .*; fields\[4\]\.options\.max /);
+    // One problem alone keeps its own detail.
+    const one = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
+    assert.deepEqual(one.json().errors.map((e: { path: string }) => e.path), ['locale']);
+    assert.match(one.json().detail, /^Unknown locale "en_XX"/);
+  });
+
   it('the unknown-locale detail lists the supported locales', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
     assert.match(res.json().detail, /Supported: .*de_DE.*en_US.*fr_FR.*ja_JP/);

@@ -54,40 +54,62 @@ function cannotGenerate(err: unknown, index: number, field: MockField): DevutilE
   return new DevutilError('validation_error', `fields[${index}] (${field.type}) ${message}.`, { errors: [{ path: `fields[${index}]`, message }], cause: err });
 }
 
-/** One generator per field, nullable wrapping included, each with its cost; option problems become 422s. */
-function createGenerators(faker: Faker, fields: MockField[]): ValueGenerator[] {
+/** One 422 for every problem found (one `errors` entry per bad field); a lone problem keeps its own detail. */
+function allProblems(problems: DevutilError[]): DevutilError {
+  if (problems.length === 1) return problems[0]!;
+  const errors = problems.flatMap((p) => p.errors ?? []);
+  return new DevutilError('validation_error', `Invalid request: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+}
+
+/** Runs `check`, keeping a 422 it throws in `problems` (any other error goes on). */
+function collecting<T>(problems: DevutilError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof DevutilError) || err.code !== 'validation_error') throw err;
+    problems.push(err);
+    return undefined;
+  }
+}
+
+/** One generator per field, nullable wrapping included, each with its cost; every field's option problems together become one 422. */
+function createGenerators(faker: Faker, fields: MockField[], problems: DevutilError[]): ValueGenerator[] {
   const seen = new Set<string>();
-  return fields.map((field, i) => {
-    if (seen.has(field.name)) {
-      throw new DevutilError('validation_error', `Duplicate field name "${field.name}".`, {
-        errors: [{ path: `fields[${i}].name`, message: 'must be unique' }],
-      });
-    }
-    seen.add(field.name);
-    const type = findFieldType(field.type, `fields[${i}].type`);
-    const options = resolveOptions(type, field.options, `fields[${i}].options`);
-    let created: ValueGenerator;
+  const generators = fields.map((field, i) => collecting(problems, () => createGenerator(faker, field, i, seen)));
+  if (problems.length > 0) throw allProblems(problems);
+  return generators as ValueGenerator[];
+}
+
+function createGenerator(faker: Faker, field: MockField, i: number, seen: Set<string>): ValueGenerator {
+  if (seen.has(field.name)) {
+    throw new DevutilError('validation_error', `Duplicate field name "${field.name}".`, {
+      errors: [{ path: `fields[${i}].name`, message: 'must be unique' }],
+    });
+  }
+  seen.add(field.name);
+  const type = findFieldType(field.type, `fields[${i}].type`);
+  const options = resolveOptions(type, field.options, `fields[${i}].options`);
+  let created: ValueGenerator;
+  try {
+    created = type.create(faker, options);
+  } catch (err) {
+    if (!(err instanceof OptionError)) throw cannotGenerate(err, i, field);
+    const path = `fields[${i}].options.${err.option}`;
+    throw new DevutilError('validation_error', `${path} ${err.message}.`, { errors: [{ path, message: err.message }] });
+  }
+  // Faker refuses some combinations only when drawing (a locale without that data, an integer
+  // range with no integer in it): the field's fault, answered as a 422 on it.
+  const generate: ValueGenerator = (row) => {
     try {
-      created = type.create(faker, options);
+      return created(row);
     } catch (err) {
-      if (!(err instanceof OptionError)) throw cannotGenerate(err, i, field);
-      const path = `fields[${i}].options.${err.option}`;
-      throw new DevutilError('validation_error', `${path} ${err.message}.`, { errors: [{ path, message: err.message }] });
+      throw cannotGenerate(err, i, field);
     }
-    // Faker refuses some combinations only when drawing (a locale without that data, an integer
-    // range with no integer in it): the field's fault, answered as a 422 on it.
-    const generate: ValueGenerator = (row) => {
-      try {
-        return created(row);
-      } catch (err) {
-        throw cannotGenerate(err, i, field);
-      }
-    };
-    const cost = created.cost;
-    if (!options.nullable) return Object.assign(generate, { cost, minChars: created.minChars });
-    const ratio = options.null_ratio as number;
-    return Object.assign((row: number) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row)), { cost });
-  });
+  };
+  const cost = created.cost;
+  if (!options.nullable) return Object.assign(generate, { cost, minChars: created.minChars });
+  const ratio = options.null_ratio as number;
+  return Object.assign((row: number) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row)), { cost });
 }
 
 /** A request checked and ready to draw: what it will cost, and the drawing itself. */
@@ -110,11 +132,13 @@ export interface MockDataPlan {
  *   plan.run(); // { data: [{ who: '...' }, { who: '...' }], rows: 2, fields: 1, outputFormat: 'json' }
  */
 export function planMockData(request: MockDataRequest): MockDataPlan {
-  const faker = fakerFor(request.locale ?? 'en_US');
+  const problems: DevutilError[] = [];
+  // An unknown locale is one problem among the fields' (checked under en_US meanwhile).
+  const faker = collecting(problems, () => fakerFor(request.locale ?? 'en_US')) ?? fakerFor('en_US');
   faker.setDefaultRefDate(REFERENCE_DATE);
   // Every call seeds it: nothing of an earlier call's draws carries over.
   seedFaker(faker, request.seed);
-  const generators = createGenerators(faker, request.fields);
+  const generators = createGenerators(faker, request.fields, problems);
   const cost = request.rows * generators.reduce((sum, generate) => sum + (generate.cost ?? 1), 0);
   // Output that must pass the bound whatever is drawn (50 fields of x{1000} × 1000 rows) is refused
   // at once, not after seconds of drawing.
