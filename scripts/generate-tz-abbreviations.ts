@@ -1,80 +1,127 @@
 // Writes src/areas/devtools/tz-abbreviations.ts: the tz database's abbreviations (what C strftime
-// and Python's zoneinfo print for %Z) for every zone whose English CLDR name, which strftime.ts
-// uses otherwise, says something else (JST for Asia/Tokyo where CLDR only has GMT+9; +04 for
-// Asia/Dubai where CLDR has GST). Offsets are those in force on each day of YEAR.
-// Needs python3 (zoneinfo reads the system's /usr/share/zoneinfo). Run again after a tzdata or
-// Node (ICU) update: node --import tsx scripts/generate-tz-abbreviations.ts
+// and Python's zoneinfo print for %Z) for every zone and every period of its history, read from the
+// compiled tzdata files Python's zoneinfo reads (/usr/share/zoneinfo, RFC 8536 TZif).
+//
+// Each zone's history is cut into eras within which an offset always has the same abbreviation
+// (New York: LMT/EST/EDT until 1942, EWT in the war, ...), so %Z needs only the instant's era and
+// the offset luxon (ICU) gives, and stays right when ICU and the system's tzdata move a transition
+// by a release. Zones with the same history as the zone they link to are written as links.
+// Run again after a tzdata update: node --import tsx scripts/generate-tz-abbreviations.ts
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { findCldrAbbreviation } from '../src/areas/devtools/strftime.js';
 
-const YEAR = 2026;
+const ZONEINFO = process.env.ZONEINFO ?? '/usr/share/zoneinfo';
 const OUT = new URL('../src/areas/devtools/tz-abbreviations.ts', import.meta.url);
 
-// Per zone: each distinct [offset seconds, abbreviation] at noon UTC on every day of the year,
-// with the first instant (epoch seconds) it was seen.
-const PYTHON = `
-import json, sys, zoneinfo
-from datetime import datetime, timedelta, timezone
-year = int(sys.argv[1])
-start = datetime(year, 1, 1, 12, tzinfo=timezone.utc)
-out = {}
-for name in sorted(zoneinfo.available_timezones()):
-    zone, seen = zoneinfo.ZoneInfo(name), {}
-    for day in range(365):
-        t = (start + timedelta(days=day)).astimezone(zone)
-        seen.setdefault((int(t.utcoffset().total_seconds()), t.tzname()), int(t.timestamp()))
-    out[name] = [[offset, abbr, at] for (offset, abbr), at in seen.items()]
-print(json.dumps(out))
-`;
+interface Period { start: number | null; offset: number; abbreviation: string; fromRule?: boolean }
+type Era = [start: number | null, ...pairs: (number | string)[]];
 
-type Seen = [offsetSeconds: number, abbreviation: string, epochSeconds: number][];
-
-function formatOffset(seconds: number): string {
-  const abs = Math.abs(seconds);
-  return `${seconds < 0 ? '-' : '+'}${String(Math.floor(abs / 3600)).padStart(2, '0')}:${String((abs / 60) % 60).padStart(2, '0')}`;
-}
-
-function isKnownToIntl(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+/** Transitions, local time types and footer of a TZif file (its 64-bit part, RFC 8536 §3). */
+function readTzif(path: string): Period[] {
+  const data = readFileSync(path);
+  if (data.toString('latin1', 0, 4) !== 'TZif') throw new Error(`${path}: not a TZif file`);
+  const counts = (at: number) => [0, 1, 2, 3, 4, 5].map((i) => data.readUInt32BE(at + 20 + i * 4));
+  const [isut, isstd, leap, time, type, chars] = counts(0);
+  if (data[4] === 0) throw new Error(`${path}: version 1 TZif has no 64-bit data`);
+  const v2 = 44 + time * 5 + type * 6 + chars + leap * 8 + isstd + isut;
+  const [isut2, isstd2, leap2, time2, type2, chars2] = counts(v2);
+  let at = v2 + 44;
+  const times = Array.from({ length: time2 }, (_, i) => Number(data.readBigInt64BE(at + i * 8)));
+  at += time2 * 8;
+  const indexes = [...data.subarray(at, at + time2)];
+  at += time2;
+  const types = Array.from({ length: type2 }, (_, i) => ({ offset: data.readInt32BE(at + i * 6), abbrIndex: data[at + i * 6 + 5]! }));
+  at += type2 * 6;
+  const abbreviations = data.toString('latin1', at, at + chars2);
+  at += chars2 + leap2 * 12 + isstd2 + isut2;
+  const footer = data.toString('latin1', at).split('\n')[1] ?? '';
+  const name = (i: number) => abbreviations.slice(i, abbreviations.indexOf('\0', i));
+  // Before the first transition, time type 0 (RFC 8536 §3.2).
+  const periods: Period[] = [{ start: null, offset: types[0]!.offset, abbreviation: name(types[0]!.abbrIndex) }];
+  times.forEach((t, i) => {
+    const ti = types[indexes[i]!]!;
+    periods.push({ start: t, offset: ti.offset, abbreviation: name(ti.abbrIndex) });
+  });
+  // After the last transition, the footer's POSIX TZ rule: its standard and daylight names and offsets.
+  for (const [abbreviation, offset] of readFooter(footer)) {
+    periods.push({ start: times.length > 0 ? times[times.length - 1]! : null, offset, abbreviation, fromRule: true });
   }
+  return periods;
 }
 
-const tzdata: Record<string, Seen> = JSON.parse(execFileSync('python3', ['-c', PYTHON, String(YEAR)], { encoding: 'utf8', maxBuffer: 1 << 26 }));
-let version = 'unknown';
-try {
-  version = /^# version (\S+)/.exec(readFileSync('/usr/share/zoneinfo/tzdata.zi', 'utf8'))?.[1] ?? version;
-} catch { /* no tzdata.zi: version stays unknown */ }
-
-const rows: string[] = [];
-for (const [zone, seen] of Object.entries(tzdata)) {
-  if (!isKnownToIntl(zone)) continue; // "Factory", "localtime": not zones the service accepts
-  const byOffset = new Map<string, string>();
-  let differs = false;
-  for (const [offset, abbreviation, at] of seen) {
-    const key = formatOffset(offset);
-    const other = byOffset.get(key);
-    if (other !== undefined && other !== abbreviation) throw new Error(`${zone} ${key}: both ${other} and ${abbreviation} in ${YEAR}`);
-    byOffset.set(key, abbreviation);
-    if (findCldrAbbreviation(zone, at * 1000, offset / 60) !== abbreviation) differs = true;
+/** `EST5EDT,M3.2.0,M11.1.0` → [['EST', -18000], ['EDT', -14400]]; `<+0330>-3:30` → [['+0330', 12600]]. */
+function readFooter(footer: string): [string, number][] {
+  const match = /^(<[^>]+>|[A-Za-z]+)([+-]?[\d:]+)(?:(<[^>]+>|[A-Za-z]+)([+-]?[\d:]+)?)?(?:,.*)?$/.exec(footer);
+  if (!match) {
+    if (footer !== '') throw new Error(`unreadable TZ rule "${footer}"`);
+    return [];
   }
-  if (differs) rows.push(`  '${zone}': { ${[...byOffset].map(([k, v]) => `'${k}': '${v}'`).join(', ')} },`);
+  const seconds = (text: string) => {
+    const [h, m = '0', s = '0'] = text.replace(/^[+-]/, '').split(':');
+    return (text.startsWith('-') ? 1 : -1) * (Number(h) * 3600 + Number(m) * 60 + Number(s)); // POSIX counts west
+  };
+  const unquote = (n: string) => n.replace(/^<|>$/g, '');
+  const std = seconds(match[2]!);
+  const out: [string, number][] = [[unquote(match[1]!), std]];
+  if (match[3]) out.push([unquote(match[3]), match[4] ? seconds(match[4]) : std + 3600]);
+  return out;
 }
 
-writeFileSync(OUT, `// Generated by scripts/generate-tz-abbreviations.ts from tzdata ${version} (offsets of ${YEAR},
-// Node ${process.versions.node}, ICU ${process.versions.icu}); do not edit by hand.
+/** Cut the periods into eras in which each offset has one abbreviation. */
+function toEras(periods: Period[]): Era[] {
+  const eras: { start: number | null; names: Map<number, string> }[] = [];
+  for (const p of periods) {
+    const current = eras[eras.length - 1];
+    const known = current?.names.get(p.offset);
+    if (current === undefined || (known !== undefined && known !== p.abbreviation)) {
+      // The rule names what the last transitions already use; anything else needs a look.
+      if (p.fromRule) throw new Error(`the TZ rule's ${p.abbreviation} (${p.offset} s) differs from the last transitions' ${known}`);
+      eras.push({ start: p.start, names: new Map([[p.offset, p.abbreviation]]) });
+    } else {
+      current.names.set(p.offset, p.abbreviation);
+    }
+  }
+  return eras.map((e) => [e.start, ...[...e.names].flat()]);
+}
+
+const names: string[] = JSON.parse(execFileSync('python3', ['-c', 'import json, zoneinfo; print(json.dumps(sorted(zoneinfo.available_timezones())))'], { encoding: 'utf8' }));
+const zi = readFileSync(`${ZONEINFO}/tzdata.zi`, 'utf8');
+const version = /^# version (\S+)/.exec(zi)?.[1] ?? 'unknown';
+const linkTargets = new Map([...zi.matchAll(/^L (\S+) (\S+)$/gm)].map((m) => [m[2]!, m[1]!]));
+
+const eras = new Map<string, string>();
+for (const name of names) {
+  if (name === 'localtime') continue; // the machine's own zone, not a tz database name
+  eras.set(name, JSON.stringify(toEras(readTzif(`${ZONEINFO}/${name}`))));
+}
+const zoneRows: string[] = [];
+const linkRows: string[] = [];
+for (const [name, json] of eras) {
+  const target = linkTargets.get(name);
+  if (target !== undefined && eras.get(target) === json) linkRows.push(`  '${name}': '${target}',`);
+  else zoneRows.push(`  '${name}': ${json.replace(/"/g, "'").replace(/,/g, ', ')},`);
+}
+
+writeFileSync(OUT, `// Generated by scripts/generate-tz-abbreviations.ts from tzdata ${version}; do not edit by hand.
 
 /**
- * %Z by zone name, then UTC offset (\`+hh:mm\`), where the tz database's abbreviation differs from
- * the English CLDR short name: \`JST\` for Asia/Tokyo, \`IST\`/\`IDT\` for Asia/Jerusalem, \`+04\` for
- * Asia/Dubai. Zones and offsets not listed keep the CLDR name.
+ * A zone's history as eras: \`[start, offset, abbreviation, offset, abbreviation, ...]\`, where
+ * \`start\` is the first Unix second of the era (\`null\`: since the beginning of time) and each
+ * offset (seconds east of UTC) has one abbreviation within the era. The last era goes on forever.
  */
-export const TZ_ABBREVIATIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-${rows.join('\n')}
+export type TzEra = readonly [start: number | null, ...pairs: (number | string)[]];
+
+/**
+ * %Z as the tz database (C strftime, Python's zoneinfo) names it, by zone name and era:
+ * \`'Asia/Tokyo': [[null, 33539, 'LMT', 32400, 'JST', 36000, 'JDT']]\`.
+ */
+export const TZ_ERAS: Readonly<Record<string, readonly TzEra[]>> = {
+${zoneRows.join('\n')}
+};
+
+/** Links (old or alternative names) whose history is that of another zone: \`'Japan': 'Asia/Tokyo'\`. */
+export const TZ_LINKS: Readonly<Record<string, string>> = {
+${linkRows.join('\n')}
 };
 `);
-console.log(`${rows.length} zones written to ${OUT.pathname}`);
+console.log(`${zoneRows.length} zones and ${linkRows.length} links written to ${OUT.pathname}`);

@@ -175,8 +175,8 @@ describe('POST /v1/date-format: bad input', () => {
     ['month 13', { date: '2026-13-01' }, 'date'],
     ['hour 24:30', { date: '2026-03-08T24:30:00' }, 'date'],
     ['a timestamp beyond the representable range', { date: 1e20 }, 'date'],
-    ['the last representable instant shown in a zone east of UTC', { date: 8640000000000000, to_timezone: 'Asia/Kolkata' }, 'date'],
-    ['the first representable instant shown in a zone west of UTC', { date: -8640000000000000, to_timezone: 'America/New_York' }, 'date'],
+    ['the last representable instant shown in a zone east of UTC', { date: '8640000000000', input_format: '%s', to_timezone: 'Asia/Kolkata' }, 'date'],
+    ['the first representable instant shown in a zone west of UTC', { date: '-8640000000000', input_format: '%s', to_timezone: 'America/New_York' }, 'date'],
     ['a boolean date', { date: true }, 'date'],
     ['a missing date', {}, 'date'],
     ['an unknown from_timezone', { date: '2026-03-08', from_timezone: 'Mars/Olympus' }, 'from_timezone'],
@@ -301,7 +301,7 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
     assert.equal((await format({ date: '0005-03-01T00:00:00Z', output_format: '%-Y|%-C|%-y|%-j|%-e|%-d' })).json().formatted, '5|0|5|60|1|1');
     assert.equal((await format({ date: '0000-06-15T00:00:00Z', output_format: '%-Y|%-z' })).json().formatted, '0|+0000');
     assert.equal(year0.json().iso8601, '0000-06-15T00:00:00+00:00');
-    const far = await format({ date: 253402300800000, output_format: '%Y-%m-%d' });
+    const far = await format({ date: 253402300800, output_format: '%Y-%m-%d' });
     assert.deepEqual([far.json().formatted, far.json().iso8601], ['10000-01-01', '+010000-01-01T00:00:00+00:00']);
     const millis = await format({ date: '2026-03-08T09:30:00.25Z', output_format: '%S' });
     assert.equal(millis.json().iso8601, '2026-03-08T09:30:00.250+00:00');

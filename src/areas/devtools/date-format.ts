@@ -2,6 +2,7 @@ import { IANAZone } from 'luxon';
 import { checkFields, invalidField } from '../../errors.js';
 import { parseDate, parseDateWithFormat } from './date-parse.js';
 import { checkStrftimeFormat, isoDateTime, strftime } from './strftime.js';
+import { spellZoneName } from './tz-database.js';
 
 export interface DateFormatInput {
   /** ISO 8601, RFC 2822, Unix timestamp (number or digit string; see `parseDate`) or plain English. */
@@ -24,7 +25,7 @@ export interface DateFormatOutput {
   iso8601: string;
   /** Whole seconds since the epoch (floor). */
   timestamp: number;
-  /** The target zone's IANA name, as given. */
+  /** The target zone's IANA name as given, spelled as the tz database does (`europe/berlin` → `Europe/Berlin`). */
   timezone: string;
 }
 
@@ -42,6 +43,18 @@ function isValidZone(name: string): boolean {
     knownZones.set(name, valid);
   }
   return valid;
+}
+
+/**
+ * A valid zone name as the tz database spells it, the name itself kept: `us/eastern` is
+ * `US/Eastern`, not `America/New_York`. `Intl` answers canonical names (`Asia/Calcutta` for
+ * `Asia/Kolkata`), so it only spells names the tz database table lacks, and only when it keeps them.
+ */
+function spellZone(name: string): string {
+  const spelled = spellZoneName(name);
+  if (spelled !== undefined) return spelled;
+  const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  return resolved.toLowerCase() === name.toLowerCase() ? resolved : name;
 }
 
 /** An IANA zone by name (case-insensitive, `UTC` included); 422 on `field` otherwise. */
@@ -80,6 +93,6 @@ export function formatDate(input: DateFormatInput): DateFormatOutput {
     formatted: strftime({ dt, microsecond: parsed.microsecond }, outputFormat),
     iso8601: isoDateTime(dt),
     timestamp: Math.floor(dt.toMillis() / 1000),
-    timezone: toName,
+    timezone: spellZone(toName),
   };
 }

@@ -16,12 +16,22 @@ export interface ParseOptions {
   now: number;
 }
 
-/** strftime directive → luxon parse token (`fromFormat`), one row per directive `input_format` accepts (and `%s`, read apart). */
+/**
+ * strftime directive → luxon parse token (`fromFormat`), one row per directive `input_format`
+ * accepts (`%p` and `%s` are read apart). The 12-hour `%I` and `%l` are read as luxon's 24-hour
+ * `H`, and `%p` as the literal text AM or PM (see {@link FormatVariant}): `parseDateWithFormat`
+ * checks the hour's digits (01-12) and applies `%p` itself, as POSIX strptime does (luxon's own
+ * `a` turns 13 PM into 13:00 before the digits can be checked, and refuses `%H` with `%p`).
+ */
 const PARSE_TOKENS: Record<string, string> = {
-  Y: 'yyyy', y: 'yy', m: 'M', d: 'd', e: 'd', H: 'H', I: 'h', M: 'm', S: 's', f: 'u', p: 'a',
+  Y: 'yyyy', y: 'yy', m: 'M', d: 'd', e: 'd', H: 'H', k: 'H', I: 'H', l: 'H', M: 'm', S: 's', f: 'u',
   b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z',
 };
-const ACCEPTED_DIRECTIVES = [...Object.keys(PARSE_TOKENS), 's'].map((k) => `%${k}`).join(' ');
+/** Space-padded directives (` 5`), which may take the one leading space glibc's strptime skips. */
+const SPACE_PADDED = 'ekl';
+/** Space-padded directives of a format that may take that space (each one doubles the tries). */
+const MAX_SPACE_PADDED = 3;
+const ACCEPTED_DIRECTIVES = [...Object.keys(PARSE_TOKENS), 'p', 's'].map((k) => `%${k}`).join(' ');
 
 /** POSIX strptime's `%y` (and Python's): 69-99 are 1969-1999, 00-68 are 2000-2068. luxon's own cutoff is 60. */
 const POSIX_TWO_DIGIT_CUTOFF = 68;
@@ -62,6 +72,28 @@ function earliest(dt: DateTime): DateTime {
   return dt.getPossibleOffsets().reduce((a, b) => (b.toMillis() < a.toMillis() ? b : a));
 }
 
+/** Digits before the fraction of a Unix timestamp that make it milliseconds (CONTRACT §3.7); fewer are seconds. */
+const MILLISECOND_DIGITS = 13;
+
+/**
+ * A Unix timestamp whose whole part has `digits` digits (sign aside): 13 are milliseconds, fewer
+ * are seconds, more are a 422 (as seconds they would be past the ±8.64e12 s JavaScript dates reach).
+ */
+function fromUnixTime(value: number, digits: number): ParsedDate {
+  if (digits > MILLISECOND_DIGITS) {
+    throw bad(`is a Unix timestamp of ${digits} digits: timestamps are seconds (up to 12 digits) or milliseconds (13 digits)`);
+  }
+  return fromSeconds(digits === MILLISECOND_DIGITS ? value / 1000 : value);
+}
+
+/** Digits of the whole part of a number, sign aside (`1772953200123.5` → 13; `0.5` → 1). */
+function wholeDigits(value: number): number {
+  const whole = Math.trunc(Math.abs(value));
+  let digits = 1;
+  for (let bound = 10; whole >= bound; bound *= 10) digits++;
+  return digits;
+}
+
 /** Epoch seconds (possibly fractional) → instant with microseconds. */
 function fromSeconds(seconds: number): ParsedDate {
   const whole = Math.floor(seconds);
@@ -90,7 +122,8 @@ const DIRECTIVE_SHAPES: Record<string, { chars: RegExp; ways: number }> = (() =>
     a: { chars: letters, ways: 7 }, A: { chars: letters, ways: 7 },
     z: { chars: /[0-9+:-]/, ways: 4 }, Z: { chars: /[a-z_+,./-]/i, ways: 256 },
   };
-  for (const d of 'mdeHIMS') shapes[d] = { chars: digits, ways: 2 };
+  for (const d of 'mdHIMS') shapes[d] = { chars: digits, ways: 2 };
+  for (const d of SPACE_PADDED) shapes[d] = { chars: /[0-9 ]/, ways: 2 };
   return shapes;
 })();
 
@@ -102,8 +135,10 @@ const overlap = (a: RegExp, b: RegExp) => SAMPLE_CHARS.some((c) => a.test(c) && 
  * How many ways the parser's regular expression may try to split an input among the directives of
  * `format` before it gives up: the product of the directives' ways within each run of directives
  * that can take each other's characters (adjacent, or separated only by literal text the first one
- * can also take), the largest run counting. `%d/%m/%Y` is 2; `%Y%m%d%H%M%S` 32; `%f%j` repeated six
- * times 27^6, which backtracks for seconds on a 60-digit input that does not match.
+ * can also take), the largest run counting, times the tries with and without a leading space for
+ * space-padded directives (`%e %k %l`, at most {@link MAX_SPACE_PADDED} of them). `%d/%m/%Y` is 2;
+ * `%Y%m%d%H%M%S` 32; `%f%j` repeated six times 27^6, which backtracks for seconds on a 60-digit
+ * input that does not match.
  *
  * @example
  *   inputFormatWays('%d/%m/%Y %H:%M') // 2
@@ -126,14 +161,31 @@ export function inputFormatWays(format: string): number {
     // Literal text the last directive cannot take ends its run.
     if (last !== null && !last.chars.test(char)) (last = null), (run = 1);
   }
-  return worst;
+  return worst * 2 ** spacePaddedCount(format);
+}
+
+/** The directive letters of a format, in order (`%%` is literal text). */
+function directiveLetters(format: string): string[] {
+  return [...format.matchAll(/%(.)/gs)].map((m) => m[1]!).filter((letter) => letter !== '%');
+}
+
+/** How many space-padded directives of `format` may take a leading space. */
+function spacePaddedCount(format: string): number {
+  return Math.min(MAX_SPACE_PADDED, directiveLetters(format).filter((letter) => SPACE_PADDED.includes(letter)).length);
 }
 
 /** Most directives an `input_format` may hold. */
 export const MAX_INPUT_DIRECTIVES = 12;
 
+/**
+ * One way to read an input_format: `spaced` (bit i) puts a space before the i-th space-padded
+ * directive (`%e`), for an input that has one there (`Nov  5`); `meridiem` is what `%p` reads
+ * (AM or PM, in any case).
+ */
+interface FormatVariant { spaced: number; meridiem: 'AM' | 'PM' }
+
 /** strftime `input_format` → luxon format string; literal text is quoted. */
-function toLuxonFormat(format: string, input: string): string {
+function toLuxonFormat(format: string, input: string, variant: FormatVariant): string {
   // Python's %z takes +hhmm and +hh:mm; luxon needs a different token for each.
   const tokens = { ...PARSE_TOKENS, z: /[+-]\d\d:\d\d/.test(input) ? 'ZZ' : 'ZZZ' };
   if (format.includes("'")) throw invalidField('input_format', 'must not contain a single quote');
@@ -143,6 +195,7 @@ function toLuxonFormat(format: string, input: string): string {
   if (directives > MAX_INPUT_DIRECTIVES) throw invalidField('input_format', `must hold at most ${MAX_INPUT_DIRECTIVES} directives (it has ${directives})`);
   let out = '';
   let literal = '';
+  let padded = 0;
   const flush = () => {
     if (literal) out += `'${literal}'`;
     literal = '';
@@ -151,8 +204,13 @@ function toLuxonFormat(format: string, input: string): string {
     const letter = format[i + 1];
     if (format[i] !== '%') literal += format[i];
     else if (letter === '%') (literal += '%'), i++;
-    else if (letter !== undefined && Object.hasOwn(tokens, letter)) (flush(), (out += tokens[letter as keyof typeof tokens]), i++);
-    else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${ACCEPTED_DIRECTIVES}`);
+    else if (letter === 'p') (literal += variant.meridiem), i++;
+    else if (letter !== undefined && Object.hasOwn(tokens, letter)) {
+      if (SPACE_PADDED.includes(letter) && variant.spaced & (1 << padded++)) literal += ' ';
+      flush();
+      out += tokens[letter as keyof typeof tokens];
+      i++;
+    } else throw invalidField('input_format', `has a directive "%${letter ?? ''}" that cannot be parsed; accepted: ${ACCEPTED_DIRECTIVES}`);
   }
   flush();
   return out;
@@ -164,6 +222,7 @@ function hasPlaceholderTime(c: chrono.ParsedComponents): boolean {
 }
 
 type MergeResults = (between: string, current: chrono.ParsingResult, next: chrono.ParsingResult) => chrono.ParsingResult;
+type InnerExtract = (context: unknown, match: RegExpMatchArray) => unknown;
 
 /** Run `merge` with chrono's bare-Date references taken in the zone of offset `offsetMinutes`. */
 function inZone<T>(offsetMinutes: number | null, merge: () => T): T {
@@ -181,9 +240,24 @@ function inZone<T>(offsetMinutes: number | null, merge: () => T): T {
  * tomorrow", "3 days before 5 March", "5 March + 2 days") anchored in the request's zone. chrono
  * 2.10.3 rebuilds their reference from a bare Date, which it reads in the host's zone, so the
  * answer depended on the machine's TZ (and could land on the wrong day).
+ *
+ * Its weekday parser reads a bare weekday ("thursday", "on thursday 5pm") as "this thursday",
+ * the coming one (today if it is Thursday) in the request's zone; chrono's own is the closest one,
+ * which on a Friday is yesterday.
  */
 const parser = ((): chrono.Chrono => {
   const casual = chrono.casual.clone();
+  const weekdays = casual.parsers.findIndex((p) => p.constructor.name === 'ENWeekdayParser');
+  if (weekdays < 0) throw new Error('chrono-node changed: its weekday parser was not found');
+  // A copy: clone() shares the parser objects with chrono.casual.
+  const weekdayParser = Object.create(casual.parsers[weekdays]!) as { innerExtract: InnerExtract };
+  const extract = weekdayParser.innerExtract.bind(weekdayParser);
+  // Its groups: 1 "this/last/past/next" before the weekday, 2 the weekday, 3 "... week" after it.
+  weekdayParser.innerExtract = (context, match) => {
+    if (match[1] === undefined && match[3] === undefined) match[1] = 'this';
+    return extract(context, match);
+  };
+  casual.parsers[weekdays] = weekdayParser as unknown as (typeof casual.parsers)[number];
   const anchored = casual.refiners.filter((r) => /^ENMergeRelative(FollowBy|After)DateRefiner$/.test(r.constructor.name));
   if (anchored.length !== 2) throw new Error('chrono-node changed: its relative-date refiners were not found');
   for (const refiner of anchored) {
@@ -246,22 +320,23 @@ function parseNaturalLanguage(input: string, options: ParseOptions): DateTime {
 }
 
 /**
- * Read a date the way the request gives it: a number (epoch seconds, or milliseconds from 1e11
- * up), a string of digits (epoch seconds, optionally signed or with a fraction; milliseconds when
- * 13 digits; but 4 and 8 digits are the ISO 8601 year and basic date), ISO 8601 (also with a
- * space), RFC 2822 / HTTP dates, then plain English via chrono ("next friday 5pm"). A naive input
- * is read in `options.zone`; an input with an offset keeps it. Anything else throws 422 on `date`.
+ * Read a date the way the request gives it: a Unix timestamp as a number or a string of digits
+ * (optionally signed or with a fraction): seconds, or milliseconds when its whole part has 13
+ * digits, 14 or more a 422; but the strings of 4 and 8 digits are the ISO 8601 year and basic
+ * date. Then ISO 8601 (also with a space), RFC 2822 / HTTP dates, then plain English via chrono
+ * ("next friday 5pm"). A naive input is read in `options.zone`; an input with an offset keeps it.
+ * Anything else throws 422 on `date`.
  *
  * @example
  *   parseDate('2026-03-08 02:30', { zone: IANAZone.create('America/New_York'), now: Date.now() }).dt.toISO()
  *   // → '2026-03-08T03:30:00.000-04:00' (the skipped hour moves forward)
  */
 export function parseDate(input: string | number, options: ParseOptions): ParsedDate {
-  if (typeof input === 'number') return fromSeconds(Math.abs(input) >= 1e11 ? input / 1000 : input);
+  if (typeof input === 'number') return fromUnixTime(input, wholeDigits(input));
   const text = input.trim();
   if (text === '') throw bad('must not be empty');
   const unix = ISO_DIGITS.test(text) ? null : UNIX_TIME.exec(text);
-  if (unix) return fromSeconds(unix[1].length === 13 ? Number(text) / 1000 : Number(text));
+  if (unix) return fromUnixTime(Number(text), unix[1].length);
   const zoneOptions = { zone: options.zone, setZone: true };
   if (ISO_LIKE.test(text)) {
     const iso = DateTime.fromISO(text, zoneOptions);
@@ -300,7 +375,8 @@ function parseUnixWithFormat(input: string, format: string): ParsedDate {
 
 /**
  * Parse with an explicit strftime `input_format` (`%d/%m/%Y %H:%M`); the whole input must match.
- * `%y` follows POSIX (69-99 → 19xx, 00-68 → 20xx), `%I` takes 1-12 only, `%s` is Unix seconds.
+ * `%y` follows POSIX (69-99 → 19xx, 00-68 → 20xx); `%I` (and `%l`) take 1-12 only, with `%p`
+ * read as POSIX does (12 AM is 00:00, 2 PM 14:00); `%e %k %l` may start with a space; `%s` is Unix seconds.
  *
  * @example
  *   parseDateWithFormat('08/03/2026 17:07', '%d/%m/%Y %H:%M', { zone: IANAZone.create('UTC'), now: 0 }).dt.toISO()
@@ -308,15 +384,34 @@ function parseUnixWithFormat(input: string, format: string): ParsedDate {
  */
 export function parseDateWithFormat(input: string, format: string, options: ParseOptions): ParsedDate {
   if (/(?:^|[^%])(?:%%)*%s/.test(format)) return parseUnixWithFormat(input, format);
-  const luxonFormat = toLuxonFormat(format, input);
+  const letters = directiveLetters(format);
   const luxonOptions = { zone: options.zone, setZone: true, locale: 'en-US' };
-  const dt = withPosixCenturies(() => DateTime.fromFormat(input, luxonFormat, luxonOptions));
-  if (!dt.isValid) throw bad(`does not match input_format "${format}": ${dt.invalidExplanation ?? dt.invalidReason}`);
-  const needsRaw = format.includes('%f') || format.includes('%I');
-  const raw = needsRaw ? (withPosixCenturies(() => DateTime.fromFormatExplain(input, luxonFormat, luxonOptions)).matches as { u?: string; h?: number }) : {};
-  // luxon reads %I's digits as any hour: 13 PM would be 13:00.
-  if (raw.h !== undefined && (raw.h < 1 || raw.h > 12)) throw bad(`has hour ${raw.h} for %I, which takes 01-12`);
+  // The first variant is the one whose failure is explained: AM first unless the input says PM.
+  const meridiems: FormatVariant['meridiem'][] = letters.includes('p') ? (/pm/i.test(input) ? ['PM', 'AM'] : ['AM', 'PM']) : ['AM'];
+  let dt: DateTime | undefined;
+  let luxonFormat = '';
+  let variant: FormatVariant | undefined;
+  for (let spaced = 0; spaced < 2 ** spacePaddedCount(format) && !dt?.isValid; spaced++) {
+    for (const meridiem of meridiems) {
+      const tried = toLuxonFormat(format, input, { spaced, meridiem });
+      const attempt = withPosixCenturies(() => DateTime.fromFormat(input, tried, luxonOptions));
+      if (dt === undefined || attempt.isValid) (dt = attempt), (luxonFormat = tried), (variant = { spaced, meridiem });
+      if (attempt.isValid) break;
+    }
+  }
+  if (!dt?.isValid || variant === undefined) throw bad(`does not match input_format "${format}": ${dt?.invalidExplanation ?? dt?.invalidReason}`);
+  const twelveHour = letters.find((letter) => letter === 'I' || letter === 'l');
+  const needsRaw = letters.includes('f') || twelveHour !== undefined;
+  const raw = needsRaw ? (withPosixCenturies(() => DateTime.fromFormatExplain(input, luxonFormat, luxonOptions)).matches as { u?: string; H?: number }) : {};
+  if (twelveHour !== undefined && raw.H !== undefined) {
+    // The digits as written (before a DST gap moved the hour): 13 or 00 is no 12-hour clock time.
+    if (raw.H < 1 || raw.H > 12) throw bad(`has hour ${pad2(raw.H)} for %${twelveHour}, which takes 01-12`);
+    // As POSIX strptime (glibc, Python) applies %p: 12 AM is 00, 12 PM is 12, 1-11 PM are 13-23; without %p the hour is AM (12 is 00).
+    dt = dt.set({ hour: (raw.H % 12) + (letters.includes('p') && variant.meridiem === 'PM' ? 12 : 0) });
+  }
   // luxon keeps milliseconds only; the raw %f digits give the full microseconds.
   const microsecond = raw.u ? Number(raw.u.slice(0, 6).padEnd(6, '0')) : dt.millisecond * 1000;
   return { dt: earliest(withinOffsetRange(dt)), microsecond };
 }
+
+const pad2 = (n: number) => String(n).padStart(2, '0');

@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon';
 import { invalidField } from '../../errors.js';
-import { TZ_ABBREVIATIONS } from './tz-abbreviations.js';
+import { findTzAbbreviation, numericAbbreviation } from './tz-database.js';
 
 /** A moment to format: luxon carries milliseconds, `microsecond` the full sub-second part. */
 export interface StrftimeMoment {
@@ -15,10 +15,11 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 // English locales whose CLDR data name a zone's abbreviation (EST, CET, AEDT, IST, ...).
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-CA', 'en-ZA', 'en-IE', 'en-SG'];
-/** CLDR answers by lower-case zone name and offset: bounded by the zones, whatever the spelling. */
-const cldrAbbreviations = new Map<string, string>();
-/** The tzdata table by lower-case zone name (zone names are accepted in any case). */
-const tzdataAbbreviations = new Map(Object.entries(TZ_ABBREVIATIONS).map(([zone, byOffset]) => [zone.toLowerCase(), byOffset]));
+/**
+ * Formatters by lower-case zone name (bounded by the zones, whatever the spelling). Only the
+ * formatters are kept, not their answers: one offset can have different names at different times.
+ */
+const cldrFormatters = new Map<string, Intl.DateTimeFormat[]>();
 
 /** `n` in at least `width` digits, a minus sign in front of them (year -1 with %Y is "-0001", as ISO 8601 writes it). */
 const pad = (n: number, width = 2, fill = '0') => (n < 0 ? `-${String(-n).padStart(width, fill)}` : String(n).padStart(width, fill));
@@ -36,35 +37,28 @@ function formatOffset(minutes: number, colon: boolean): string {
 
 /**
  * The zone's English CLDR short name at an instant (`EST`, `CEST`, `IST`), or `+04` style when no
- * English locale has one (CLDR says `GMT+4`). Exported for scripts/generate-tz-abbreviations.ts.
- *
- * @example
- *   findCldrAbbreviation('America/New_York', Date.UTC(2026, 6, 1), -240) // → 'EDT'
- *   findCldrAbbreviation('Asia/Tokyo', Date.UTC(2026, 6, 1), 540) // → '+09' (tzdata says JST)
+ * English locale has one (CLDR says `GMT+4`): for zones ICU knows and the tz database table does not.
  */
-export function findCldrAbbreviation(zoneName: string, epochMs: number, offsetMinutes: number): string {
-  const key = `${zoneName.toLowerCase()}|${offsetMinutes}`;
-  let found = cldrAbbreviations.get(key);
-  if (found === undefined) {
-    const names = ABBREVIATION_LOCALES.map((locale) =>
-      new Intl.DateTimeFormat(locale, { timeZone: zoneName, timeZoneName: 'short' })
-        .formatToParts(epochMs).find((p) => p.type === 'timeZoneName')?.value ?? '');
-    const offset = formatOffset(offsetMinutes, false);
-    found = names.find((n) => n !== '' && !/^(GMT|UTC)[+-−]/.test(n)) ?? (offset.endsWith('00') ? offset.slice(0, 3) : offset);
-    cldrAbbreviations.set(key, found);
+function findCldrAbbreviation(zoneName: string, epochMs: number, offsetMinutes: number): string {
+  const key = zoneName.toLowerCase();
+  let formatters = cldrFormatters.get(key);
+  if (formatters === undefined) {
+    formatters = ABBREVIATION_LOCALES.map((locale) => new Intl.DateTimeFormat(locale, { timeZone: zoneName, timeZoneName: 'short' }));
+    cldrFormatters.set(key, formatters);
   }
-  return found;
+  const names = formatters.map((f) => f.formatToParts(epochMs).find((p) => p.type === 'timeZoneName')?.value ?? '');
+  return names.find((n) => n !== '' && !/^(GMT|UTC)[+\-\u2212]/.test(n)) ?? numericAbbreviation(Math.round(offsetMinutes * 60));
 }
 
 /**
- * The zone abbreviation as tzdata-based strftime (and Python's zoneinfo) prints it: `EST`, `CEST`,
- * `JST`, `IST`/`IDT` in Jerusalem, `+04` in Dubai, `UTC`; `UTC+02:00` for a fixed offset. The
- * tzdata table covers the offsets zones use now; other offsets (history) fall back to CLDR.
+ * The zone abbreviation as tzdata-based strftime (and Python's zoneinfo) prints it, for any period
+ * of the zone's history: `EST`, `CEST`, `BST`, `JST`, `IST`/`IDT` in Jerusalem, `+04` in Dubai,
+ * `LMT` before standard time, `UTC`; `UTC+02:00` for a fixed offset.
  */
 function zoneAbbreviation(dt: DateTime): string {
   if (dt.zone.type !== 'iana') return dt.offset === 0 ? 'UTC' : `UTC${formatOffset(dt.offset, true)}`;
   const zoneName = dt.zoneName ?? 'UTC';
-  return tzdataAbbreviations.get(zoneName.toLowerCase())?.[formatOffset(dt.offset, true)]
+  return findTzAbbreviation(zoneName, Math.floor(dt.toMillis() / 1000), Math.round(dt.offset * 60))
     ?? findCldrAbbreviation(zoneName, dt.toMillis(), dt.offset);
 }
 
@@ -82,6 +76,8 @@ const DIRECTIVES: Record<string, Directive> = {
   e: ({ dt }) => pad(dt.day, 2, ' '),
   f: ({ microsecond }) => pad(microsecond, 6),
   F: (m) => strftime(m, '%Y-%m-%d'),
+  // ISO 8601 week-based year (the year %V's week belongs to), and without its century as %y.
+  g: ({ dt }) => pad(((dt.weekYear % 100) + 100) % 100),
   G: ({ dt }) => pad(dt.weekYear, 4),
   h: ({ dt }) => MONTHS[dt.month - 1].slice(0, 3),
   H: ({ dt }) => pad(dt.hour),
