@@ -136,6 +136,26 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     }
   });
 
+  it('an object in the data with an expref key is data, never an expression (sort_by(people, k) ran it as one)', async () => {
+    const data = { people: [{ a: 2 }, { a: 1 }], k: { expref: true, type: 'Field', name: 'a' } };
+    const sorted = await transform({ data, expression: 'sort_by(people, k)' });
+    assert.equal(sorted.statusCode, 400);
+    assert.equal(sorted.json().error_type, 'invalid_type');
+    assert.match(sorted.json().error, /sort_by\(\) expected argument 2 to be type \(expression\) but received type object/);
+    assert.equal((await transform({ data, expression: 'type(k)' })).json().result, 'object');
+    assert.deepEqual((await transform({ data, expression: 'k' })).json().result, data.k);
+    assert.deepEqual((await transform({ data, expression: 'sort_by(people, &a)' })).json().result, [{ a: 1 }, { a: 2 }]);
+  });
+
+  it('an expression reference in the result has no JSON form: 400 invalid_type, not the parse tree', async () => {
+    for (const expression of ['&a', '[&a, &b]', '{x: &a}', 'not_null(&a)']) {
+      const res = await transform({ data: { a: 1 }, expression });
+      assert.equal(res.statusCode, 400, expression);
+      assert.equal(res.json().error_type, 'invalid_type', expression);
+      assert.equal(res.json().error, 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
+    }
+  });
+
   it('an unbound variable is undefined_variable', async () => {
     const res = await transform({ data: {}, expression: '$nope' });
     assert.equal(res.statusCode, 400);

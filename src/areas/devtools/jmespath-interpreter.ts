@@ -24,6 +24,18 @@ interface BaseInterpreter {
   search(node: Node, value: Json): Json;
 }
 
+/**
+ * What `&expr` evaluates to: the library's marked copy of the node (`{expref: true, ...child}`), made
+ * an instance of this class so an expression reference can be told from data. The library takes any
+ * object with a truthy `expref` key for one, so `sort_by(people, k)` ran an object from the data as
+ * an expression; here only these instances are expression references.
+ */
+export class ExpressionReference {
+  expref = true as const;
+}
+const TYPE_OBJECT = 4;
+const TYPE_EXPREF = 6;
+
 /** Longest string `pad_left`/`pad_right` may build (a bound on memory, documented on the route). */
 export const MAX_PAD_WIDTH = 100_000;
 const TYPE_NUMBER = 0;
@@ -134,6 +146,12 @@ export class SafeInterpreter extends BaseClass {
     for (const [name, fn] of Object.entries({ ...SAFE_FUNCTIONS, ...CODE_POINT_FUNCTIONS })) table[name] = { ...table[name]!, _func: fn };
     for (const name of ['pad_left', 'pad_right']) table[name] = { ...table[name]!, _func: boundPad(table[name]!._func) };
     guardStringFunctions(table);
+    const typeOf = this.runtime.getTypeName.bind(this.runtime);
+    this.runtime.getTypeName = (value: unknown) => {
+      if (value instanceof ExpressionReference) return TYPE_EXPREF;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return TYPE_OBJECT;
+      return typeOf(value);
+    };
   }
 
   /** Steps left in this evaluation; nested `let` scopes share it. */
@@ -190,6 +208,8 @@ export class SafeInterpreter extends BaseClass {
         }
         return result;
       }
+      case 'ExpressionReference':
+        return Object.assign(new ExpressionReference(), (node as { child?: object }).child);
       case 'Function':
         try {
           return super.visit(node, value);

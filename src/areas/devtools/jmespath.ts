@@ -4,7 +4,7 @@ import { valueDepth } from '../../json-depth.js';
 import { isWellFormed } from '../../well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
-import { listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
+import { ExpressionReference, listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
 import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression, separateMinusSigns } from './jmespath-syntax.js';
 
@@ -167,6 +167,7 @@ function checkResultSize(result: unknown): void {
   if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
     const value = stack.pop()!;
+    if (value instanceof ExpressionReference) throw new ExpressionReferenceInResult();
     let children: unknown[];
     if (Array.isArray(value)) children = value;
     else {
@@ -210,6 +211,14 @@ export function transformJson(data: unknown, expression: string, options: Transf
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
     throw invalidExpression(expression, row ? row[1] : 'invalid_value', message, runtimeErrorPosition(expression, message));
   }
-  checkResultSize(result);
+  try {
+    checkResultSize(result);
+  } catch (err) {
+    if (!(err instanceof ExpressionReferenceInResult)) throw err;
+    throw invalidExpression(expression, 'invalid_type', 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
+  }
   return result ?? null;
 }
+
+/** A result holding an expression reference (`&a`, `[&a]`, `not_null(&a)`): it has no JSON form. */
+class ExpressionReferenceInResult extends Error {}
