@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { issueKey } from './auth/keys.js';
-import type { Config } from './config.js';
+import { resolveDnsServers, type Config } from './config.js';
 import { createStore } from './storage/index.js';
 import type { Store } from './storage/types.js';
 import { pinTickObjectShape } from './tick-object-shape.js';
@@ -22,6 +22,9 @@ export const SERVER_TIMEOUTS = {
   /** Mock delays are at most 30 s; in-flight requests get this long at shutdown. */
   shutdownGraceMs: 35_000,
 };
+
+/** While shutting down, connections that have gone idle are closed this often. */
+const IDLE_CLOSE_INTERVAL_MS = 100;
 
 /**
  * Connections the kernel may hold complete but not yet accepted. Node's default (511) drops the
@@ -52,6 +55,8 @@ async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
 export async function startServer(config: Config): Promise<FastifyInstance> {
   // Before any request: every request runs process.nextTick several times.
   await pinTickObjectShape();
+  // Host names in DNS_SERVERS become addresses, once (node:dns takes addresses only).
+  config = { ...config, dnsServers: await resolveDnsServers(config.dnsServers) };
   const store = await createStore(config);
   await ensureBootstrapKey(store, config);
   const app = await buildApp({
@@ -85,6 +90,10 @@ export async function startServer(config: Config): Promise<FastifyInstance> {
       process.exit(1);
     }, SERVER_TIMEOUTS.shutdownGraceMs);
     force.unref();
+    // Node closes the connections idle when closing starts; a keep-alive connection whose response
+    // ends later (a 30 s mock delay) would stay open until keepAliveTimeout, past the grace period.
+    const idleCloser = setInterval(() => app.server.closeIdleConnections(), IDLE_CLOSE_INTERVAL_MS);
+    idleCloser.unref();
     app.close().then(
       () => process.exit(0),
       (err) => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -76,6 +78,64 @@ describe('the process', () => {
     assert.ok(!/ERR_WORKER_INVALID_EXEC_ARGV/.test(service.output()), service.output());
   });
 
+  it('SIGTERM to `npm start` reaches the service (npm\'s shell execs node), which shuts down and stops listening', async () => {
+    const port = await freePort();
+    const child = spawn('npm', ['start'], {
+      env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-npm-start-')) },
+      detached: true,
+    });
+    let out = '';
+    child.stdout!.on('data', (c) => (out += c));
+    child.stderr!.on('data', (c) => (out += c));
+    const url = `http://127.0.0.1:${port}`;
+    const up = async () => (await fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+    try {
+      for (let i = 0; i < 300 && !(await up()); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(await up(), out);
+      child.kill('SIGTERM'); // npm's pid, as a container runtime or a terminal would signal it
+      let down = false;
+      for (let i = 0; i < 100 && !down; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        down = !(await up()) && /"shutting down"/.test(out);
+      }
+      assert.ok(down, `the service still listens or never logged its shutdown:\n${out}`);
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL'); // whatever is left of the group
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('a keep-alive connection whose delayed response ends during shutdown does not hold the exit for keepAliveTimeout', async () => {
+    const DATA_DIR = mkdtempSync(join(tmpdir(), 'devutil-keepalive-'));
+    const service = await serve({ DATA_DIR });
+    const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(service.output())?.[1];
+    const created = await fetch(`${service.url}/v1/mocks`, {
+      method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body: JSON.stringify({ delay_ms: 1500, body: 'late' }),
+    });
+    const { mock } = (await created.json()) as { mock: { mock_id: string } };
+    const agent = new http.Agent({ keepAlive: true });
+    const answered = new Promise<{ status: number; body: string; at: number }>((resolve, reject) => {
+      http.get(`${service.url}/v1/mock/${mock.mock_id}`, { agent }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, at: Date.now() }));
+      }).on('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    service.child.kill('SIGTERM');
+    const code = exited(service.child).then((c) => ({ code: c, at: Date.now() }));
+    const answer = await answered;
+    assert.deepEqual([answer.status, answer.body], [200, 'late']);
+    const exit = await code;
+    agent.destroy();
+    assert.equal(exit.code, 0, service.output());
+    // Before: the socket stayed open until keepAliveTimeout (5 s) after the answer.
+    assert.ok(exit.at - answer.at < 3000, `exited ${exit.at - answer.at} ms after the answer`);
+  });
+
   it('npm start and the devutil command start V8 with a 16 MB young generation (--min-semi-space-size=16)', () => {
     const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
     const flags = start.split(' ').filter((word) => word.startsWith('--'));
@@ -97,7 +157,7 @@ describe('the process', () => {
     const id = /key_id: (key_\w+)/.exec(created.stdout)![1];
     assert.match(created.stdout, /plan: pro/);
     const listed = cli(['keys', 'list'], env);
-    assert.match(listed.stdout, new RegExp(`${id}\\t${secret.slice(0, 7)}…\\tpro\\tactive\\tlaptop`));
+    assert.match(listed.stdout, new RegExp(`${id}\\tsha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}…\\tpro\\tactive\\tlaptop`));
     assert.ok(!listed.stdout.includes(secret));
     const rotated = cli(['keys', 'rotate', id], env);
     assert.equal(rotated.status, 0);
