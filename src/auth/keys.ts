@@ -15,8 +15,16 @@ export function digestSecret(secret: string): string {
   return hash('sha256', secret, 'hex');
 }
 
-function hintOf(secret: string): string {
-  return secret.slice(0, 7) + '…';
+/**
+ * How a key is told apart in listings without storing any of it (CONTRACT §1: only a digest is
+ * stored): the first 12 hex digits of its SHA-256 digest, which its holder can compute
+ * (`printf %s "$KEY" | sha256sum | cut -c1-12`).
+ *
+ * @example
+ *   hintOf(digestSecret('dk_…')) // 'sha256:3f8a09c2d1e7…'
+ */
+export function hintOf(digest: string): string {
+  return `sha256:${digest.slice(0, 12)}…`;
 }
 
 /** A host name (labels of letters, digits and inner hyphens) with an optional port, as `X-Marketplace-Host` carries it. */
@@ -36,10 +44,11 @@ export interface NewKey {
  */
 export async function issueKey(keys: KeyStore, input: NewKey, now = Date.now()): Promise<{ record: ApiKeyRecord; secret: string }> {
   const secret = generateApiKey();
+  const digest = digestSecret(secret);
   const record: ApiKeyRecord = {
     id: newId('key_'),
-    digest: digestSecret(secret),
-    hint: hintOf(secret),
+    digest,
+    hint: hintOf(digest),
     name: input.name ?? '',
     plan: input.plan,
     marketplaceHost: input.marketplaceHost ? input.marketplaceHost.toLowerCase() : null,
@@ -53,7 +62,8 @@ export async function issueKey(keys: KeyStore, input: NewKey, now = Date.now()):
 /** Give a key a new secret; the old one stops working at once. Null when unknown or revoked. */
 export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: ApiKeyRecord; secret: string } | null> {
   const secret = generateApiKey();
-  if (!(await keys.rotateKey(id, digestSecret(secret), hintOf(secret)))) return null;
+  const digest = digestSecret(secret);
+  if (!(await keys.rotateKey(id, digest, hintOf(digest)))) return null;
   return { record: (await keys.getKey(id))!, secret };
 }
 
@@ -88,7 +98,8 @@ export function keyToWire(record: ApiKeyRecord) {
     key_id: record.id,
     name: record.name,
     plan: record.plan,
-    hint: record.hint,
+    // From the digest, whatever an older release stored (the first characters of the secret).
+    hint: hintOf(record.digest),
     marketplace_host: record.marketplaceHost,
     created_at: new Date(record.createdAt).toISOString(),
     revoked_at: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),

@@ -14,7 +14,7 @@ const keySchema = {
     key_id: { type: 'string', examples: ['key_4fQ9xT2mZk8Lr0aBcDeFgH'] },
     name: { type: 'string' },
     plan: { type: 'string', examples: ['free'] },
-    hint: { type: 'string', description: 'First characters of the secret.', examples: ['dk_AbCd…'] },
+    hint: { type: 'string', description: 'The first 12 hex digits of the SHA-256 digest of the secret (no part of a key is stored): `printf %s "$KEY" | sha256sum | cut -c1-12` tells which key is which.', examples: ['sha256:3f8a09c2d1e7…'] },
     marketplace_host: { type: ['string', 'null'] },
     created_at: timestampSchema,
     revoked_at: { type: ['string', 'null'], format: 'date-time' },

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { KEY_CACHE_TTL_MS } from '../../src/auth/key-cache.js';
 import { digestSecret, generateApiKey, issueKey } from '../../src/auth/keys.js';
+import { MIGRATIONS } from '../../src/storage/sqlite/database.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -58,7 +60,8 @@ describe('API keys', () => {
     assert.match(key.key_id, /^key_[0-9A-Za-z]{22}$/);
     assert.equal(key.plan, 'pro');
     assert.equal(key.name, 'ci');
-    assert.equal(key.hint, secret.slice(0, 7) + '…');
+    // No part of the secret: the start of its digest, which its holder can compute.
+    assert.equal(key.hint, `sha256:${digestSecret(secret).slice(0, 12)}…`);
     assert.equal(key.revoked_at, null);
     assert.equal((await account({ 'x-api-key': secret })).json().plan, 'pro');
 
@@ -190,6 +193,26 @@ describe('key storage', () => {
     await store.close();
     const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
     assert.ok(bytes.includes(record.digest));
-    assert.ok(!bytes.includes(secret.slice(3)), 'the secret is nowhere on disk');
+    // Not the secret, nor any 6 characters in a row of its random part (a hint once stored `dk_` and the first 4).
+    for (let i = 3; i + 6 <= secret.length; i++) assert.ok(!bytes.includes(secret.slice(i, i + 6)), `"${secret.slice(i, i + 6)}" of the secret is on disk`);
+    assert.ok(!bytes.includes(secret.slice(0, 7)), 'the start of the secret is nowhere on disk');
+  });
+
+  it('a database whose keys hold hints made of the secret (before version 4) keeps only digest hints after the upgrade', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'devutil-keys-v3-'));
+    const old = new Database(join(dir, 'devutil.db'));
+    for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration);
+    old.pragma('user_version = 3');
+    const secret = generateApiKey();
+    old.prepare('INSERT INTO api_keys (id, digest, hint, name, plan, marketplace_host, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run('key_old', digestSecret(secret), `${secret.slice(0, 7)}…`, 'old', 'free', null, 0, null);
+    old.close();
+    const store = createSqliteStore({ dataDir: dir });
+    const found = await store.keys.findKeyByDigest(digestSecret(secret));
+    assert.equal(found?.hint, `sha256:${digestSecret(secret).slice(0, 12)}…`);
+    await store.close();
+    const rows = new Database(join(dir, 'devutil.db'), { readonly: true });
+    assert.deepEqual(rows.prepare('SELECT hint FROM api_keys').all(), [{ hint: `sha256:${digestSecret(secret).slice(0, 12)}…` }]);
+    rows.close();
   });
 });

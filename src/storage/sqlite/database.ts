@@ -126,6 +126,9 @@ export const MIGRATIONS: readonly string[] = [
    DROP TABLE captured_requests;
    ALTER TABLE captured_requests_v3 RENAME TO captured_requests;
    CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, bin_seq, id);`,
+  // Version 4: a key's hint came from the first characters of its secret; now from its digest,
+  // so no part of any key is stored (CONTRACT §1).
+  `UPDATE api_keys SET hint = 'sha256:' || substr(digest, 1, 12) || '…';`,
 ];
 
 /**
