@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { AREA_NAMES, BUILT_IN_PLANS, parsePlans, type Area, type PlanCatalog } from './auth/plans.js';
@@ -116,6 +117,9 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
+  // Paths are appended to it: a query, a fragment or credentials would end up in the middle of every URL.
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#')) throw new ConfigError(name, `must not have a query or fragment, got "${raw}"`);
+  if (parsed.username || parsed.password) throw new ConfigError(name, `must not carry a user name or password, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
 
@@ -136,10 +140,10 @@ function hostPort(entry: string): { host: string; port?: number } | null {
   if (bracketed) return isIP(bracketed[1]) === 6 ? { host: bracketed[1], port: bracketed[2] ? Number(bracketed[2]) : undefined } : null;
   if (isIP(entry) === 6) return { host: entry };
   const m = /^([^:\s]+)(?::(\d+))?$/.exec(entry);
-  if (!m) return null;
+  if (!m || !(isIP(m[1]!) === 4 || HOST_NAME.test(m[1]!))) return null;
   const port = m[2] ? Number(m[2]) : undefined;
   if (port !== undefined && (port < 1 || port > 65535)) return null;
-  return { host: m[1], port };
+  return { host: m[1]!, port };
 }
 
 function trustProxy(env: Env): boolean | string[] {
@@ -201,10 +205,10 @@ export function loadConfig(env: Env = process.env): Config {
   for (const h of replayAllowHosts) {
     if (!hostPort(h)) throw new ConfigError('REPLAY_ALLOW_HOSTS', `entries must be host or host:port, got "${h}"`);
   }
+  // Host names are allowed (`coredns:53` in a compose file): the server resolves them once at start (resolveDnsServers).
   const dnsServers = list(env, 'DNS_SERVERS');
   for (const s of dnsServers) {
-    const hp = hostPort(s);
-    if (!hp || !isIP(hp.host)) throw new ConfigError('DNS_SERVERS', `entries must be ip or ip:port, got "${s}"`);
+    if (!hostPort(s)) throw new ConfigError('DNS_SERVERS', `entries must be ip, ip:port, host or host:port, got "${s}"`);
   }
   const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
@@ -231,4 +235,29 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL', (s) => s.toUpperCase()),
   };
   return deepFreeze(config);
+}
+
+/**
+ * DNS_SERVERS with host names replaced by an address of theirs (node:dns takes addresses only), looked
+ * up once through the system resolver when the service starts; a name that does not resolve stops the start.
+ *
+ * @example
+ *   await resolveDnsServers(['coredns:53', '1.1.1.1']) // ['172.18.0.5:53', '1.1.1.1']
+ */
+export async function resolveDnsServers(servers: readonly string[]): Promise<string[]> {
+  return Promise.all(
+    servers.map(async (entry) => {
+      const hp = hostPort(entry);
+      if (!hp || isIP(hp.host) !== 0) return entry;
+      let address: string;
+      let family: number;
+      try {
+        ({ address, family } = await lookup(hp.host));
+      } catch (err) {
+        throw new ConfigError('DNS_SERVERS', `cannot resolve "${hp.host}" (${(err as Error).message})`);
+      }
+      const host = family === 6 ? `[${address}]` : address;
+      return hp.port === undefined ? address : `${host}:${hp.port}`;
+    }),
+  );
 }

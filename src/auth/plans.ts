@@ -96,7 +96,7 @@ export function parsePlans(doc: unknown): PlanCatalog {
       }
       const areaCosts: Partial<Record<Area, number>> = {};
       if (p.area_costs !== undefined) {
-        if (typeof p.area_costs !== 'object' || p.area_costs === null) throw new TypeError(`plan "${name}": "area_costs" must be an object`);
+        if (typeof p.area_costs !== 'object' || p.area_costs === null || Array.isArray(p.area_costs)) throw new TypeError(`plan "${name}": "area_costs" must be an object`);
         for (const [a, c] of Object.entries(p.area_costs as Record<string, unknown>)) {
           if (!isArea(a)) throw new TypeError(`plan "${name}": unknown area "${a}" in area_costs`);
           if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) throw new TypeError(`plan "${name}": area_costs.${a} must be a non-negative integer`);

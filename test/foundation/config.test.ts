@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveDnsServers } from '../../src/config.js';
 import { createStore } from '../../src/storage/index.js';
 
 function file(content: string): string {
@@ -63,7 +63,12 @@ describe('configuration', () => {
     [{ AREAS: 'webhook,images' }, 'AREAS'], [{ PUBLIC_AREAS: 'admin' }, 'PUBLIC_AREAS'],
     [{ MAX_BODY_BYTES: '-1' }, 'MAX_BODY_BYTES'], [{ BIN_MAX_REQUESTS: '0' }, 'BIN_MAX_REQUESTS'],
     [{ REPLAY_ALLOW_PRIVATE: 'perhaps' }, 'REPLAY_ALLOW_PRIVATE'], [{ REPLAY_ALLOW_HOSTS: 'a b' }, 'REPLAY_ALLOW_HOSTS'],
-    [{ DNS_SERVERS: 'dns.google' }, 'DNS_SERVERS'], [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DNS_SERVERS: 'dns..google' }, 'DNS_SERVERS'], [{ DNS_SERVERS: 'ns1/x' }, 'DNS_SERVERS'], [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    // An entry is a host or host:port: `*` is no wildcard, and paths or user names are no hosts.
+    [{ REPLAY_ALLOW_HOSTS: '*' }, 'REPLAY_ALLOW_HOSTS'], [{ REPLAY_ALLOW_HOSTS: 'foo/bar' }, 'REPLAY_ALLOW_HOSTS'], [{ REPLAY_ALLOW_HOSTS: 'user@host' }, 'REPLAY_ALLOW_HOSTS'],
+    // Paths are appended to PUBLIC_BASE_URL: a query, a fragment or credentials would land inside every URL.
+    [{ PUBLIC_BASE_URL: 'http://x.example/?q=1' }, 'PUBLIC_BASE_URL'], [{ PUBLIC_BASE_URL: 'http://x.example/#f' }, 'PUBLIC_BASE_URL'],
+    [{ PUBLIC_BASE_URL: 'http://x.example/?' }, 'PUBLIC_BASE_URL'], [{ PUBLIC_BASE_URL: 'https://u:p@x.example' }, 'PUBLIC_BASE_URL'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'], [{ PLANS_FILE: '/nonexistent/plans.json' }, 'PLANS_FILE'],
   ];
   for (const [env, variable] of invalid) {
@@ -76,6 +81,18 @@ describe('configuration', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'devutil-config-')), 'a-file');
     writeFileSync(file, 'x');
     await assert.rejects(createStore({ ...loadConfig({}), dataDir: join(file, 'sub') }), (err: unknown) => err instanceof ConfigError && err.variable === 'DATA_DIR' && /ENOTDIR/.test(err.message));
+  });
+
+  it('DNS_SERVERS takes host names (`coredns:53`), resolved to an address once when the server starts', async () => {
+    assert.deepEqual(loadConfig({ DNS_SERVERS: 'localhost:5353,127.0.0.1,[::1]:53' }).dnsServers, ['localhost:5353', '127.0.0.1', '[::1]:53']);
+    // localhost comes from the hosts file: no query leaves the machine.
+    const resolved = await resolveDnsServers(['localhost:5353', '127.0.0.1', '[::1]:53', '10.0.0.1:53']);
+    assert.ok(['127.0.0.1:5353', '[::1]:5353'].includes(resolved[0]!), resolved[0]);
+    assert.deepEqual(resolved.slice(1), ['127.0.0.1', '[::1]:53', '10.0.0.1:53']);
+  });
+
+  it('PLANS_FILE area_costs must be an object, not an array', () => {
+    assert.throws(() => loadConfig({ PLANS_FILE: file('{"plans":{"x":{"area_costs":[]}}}') }), /PLANS_FILE is invalid: plan "x": "area_costs" must be an object/);
   });
 
   it('HOST takes IPv4 and IPv6 addresses (with or without brackets) and host names', () => {
