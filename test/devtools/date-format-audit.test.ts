@@ -283,3 +283,31 @@ describe('POST /v1/date-format: timezone echoed the zone name in the caller\'s c
     });
   }
 });
+
+describe('POST /v1/date-format: the expanded ISO 8601 years it writes (±YYYYYY) were refused as input', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startApp('2026-03-07T12:00:00Z');
+  });
+  after(() => t.close());
+  const format = poster(() => t);
+
+  for (const [date, iso8601] of [
+    ['+002026-11-27T00:00:00Z', '2026-11-27T00:00:00+00:00'],
+    ['-000001-01-01T00:00:00Z', '-000001-01-01T00:00:00+00:00'],
+    ['+012026-06-01', '+012026-06-01T00:00:00+00:00'],
+  ] as const) {
+    it(`${date} → ${iso8601}`, async () => {
+      const res = await format({ date });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().iso8601, iso8601);
+      // What it writes, it reads back.
+      assert.equal((await format({ date: res.json().iso8601 })).json().timestamp, res.json().timestamp);
+    });
+  }
+
+  it('an expanded year still has to be a date: +002026-02-30 is a 422', async () => {
+    const res = await format({ date: '+002026-02-30' });
+    assert.equal(res.statusCode, 422);
+  });
+});

@@ -57,7 +57,8 @@ function withinOffsetRange(dt: DateTime): DateTime {
 const UNIX_TIME = /^[+-]?(\d+)(?:\.\d{1,6})?$/;
 /** Digit strings that stay ISO 8601 dates: a year (`2024`) and a basic calendar date (`20240315`). */
 const ISO_DIGITS = /^(?:\d{4}|\d{8})$/;
-const ISO_LIKE = /^[+-]?\d{4}(?:-\d|\d{4}|-W|$)/;
+/** ISO 8601 in shape: a year of 4 digits, or the expanded ±YYYYYY that iso8601 output uses beyond 0000-9999. */
+const ISO_LIKE = /^(?:[+-]\d{6}|[+-]?\d{4})(?:-\d|\d{4}|-W|$)/;
 const FRACTION = /\d[T ]?\d{2}:?\d{2}:?\d{2}[.,](\d{1,9})/;
 
 const bad = (message: string) => invalidField('date', message);
