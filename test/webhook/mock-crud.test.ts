@@ -200,6 +200,25 @@ describe('mock management', () => {
     t.clock.advance(60_000);
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth })).statusCode, 404);
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` })).statusCode, 404);
+    t.clock.advance(-60_000);
+  });
+
+  it('an expired mock is purged when it is served or read (as bins are), before any sweep; one not accessed waits for the sweep', async () => {
+    assert.equal(t.store.kind, 'sqlite');
+    for (const access of [
+      (id: string) => t.app.inject({ method: 'GET', url: `/v1/mock/${id}/any/path` }),
+      (id: string) => t.app.inject({ method: 'GET', url: `/v1/mocks/${id}`, headers: t.auth }),
+    ]) {
+      const served = (await create({ ttl_seconds: 60 })).json().mock.mock_id;
+      const untouched = (await create({ ttl_seconds: 60 })).json().mock.mock_id;
+      assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${served}` })).statusCode, 200);
+      t.clock.advance(60_000);
+      assert.equal((await access(served)).statusCode, 404);
+      // At time 0 neither has expired: a row still stored would be found.
+      assert.equal(await t.store.mocks.getMock(served, 0), null, 'the accessed mock\'s row is gone');
+      assert.equal((await t.store.mocks.getMock(untouched, 0))?.id, untouched);
+      t.clock.advance(-60_000);
+    }
   });
 
   it('needs a key; every mock endpoint is in /openapi.json', async () => {

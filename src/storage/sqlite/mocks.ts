@@ -72,7 +72,9 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
      VALUES (@id, @owner_key_id, @name, @status_code, @content_type, @headers, @body, @response_body_json,
        @method, @path, @delay_ms, @created_at, @expires_at, @hit_count)`,
   );
-  const get = db.prepare<[string, number], MockRow>('SELECT * FROM mocks WHERE id = ? AND expires_at > ?');
+  // By id alone: a row found expired is deleted there and then (CONTRACT §2.5: expiry behaves as for
+  // bins, whose data is "purged lazily on access and by a periodic sweep").
+  const get = db.prepare<[string], MockRow>('SELECT * FROM mocks WHERE id = ?');
   const list = db.prepare<[string, number, number, number], MockRow>(
     'SELECT * FROM mocks WHERE owner_key_id = ? AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
   );
@@ -101,9 +103,13 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
     const cached = cache.get(id);
     if (cached && cached.expiresAt > now) return cached;
     flushHits();
-    const row = get.get(id, now);
-    if (!row) {
+    const row = get.get(id);
+    if (!row || row.expires_at <= now) {
       cache.delete(id);
+      if (row) {
+        unwritten.delete(id);
+        remove.run(id);
+      }
       return null;
     }
     const mock = toMock(row);
@@ -120,8 +126,8 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
       if (!statement) updates.set(sql, (statement = db.prepare(sql)));
       statement.run({ ...columns, id, now });
     }
-    const row = get.get(id, now);
-    return row ? toMock(row) : null;
+    const row = get.get(id);
+    return row && row.expires_at > now ? toMock(row) : null;
   });
   return {
     flushHits,
