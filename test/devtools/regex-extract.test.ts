@@ -205,17 +205,25 @@ describe('POST /v1/regex-extract', () => {
     assert.deepEqual(spans(await matchesOf({ pattern: 'a+', text: 'baab' })), [['aa', 1, 3]]);
   });
 
-  it('four catastrophic patterns at once (more than the pool has workers) all answer 422 within 1 s', async () => {
+  it('four catastrophic patterns at once from one key (one more than its share of threads) all answer within 1 s', async () => {
+    // An inject()-only app starts its threads on the first pattern: let them load first (under tsx, a second or so).
+    for (let i = 0; i < 100 && (await extract({ pattern: 'y', text: 'xy' })).statusCode !== 200; i++);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const started = Date.now();
     const answers = await Promise.all([1, 2, 3, 4].map(async () => {
       const res = await extract({ pattern: '(x+x+)+y', text: 'x'.repeat(40) });
-      return { status: res.statusCode, code: res.json().code, ms: Date.now() - started };
+      return { status: res.statusCode, code: res.json().code, retryAfter: res.headers['retry-after'], ms: Date.now() - started };
     }));
+    // Three run at once (the key's share) and are stopped at 500 ms. The fourth runs once one of their
+    // threads is gone, and is stopped at its 800 ms deadline (422); or, when no thread was free by then
+    // (terminating a thread at nice 10 on a loaded machine can take that long: CI saw it), it never ran: 429.
+    // A thread still loading when the burst came leaves a pattern waiting the same way.
     for (const a of answers) {
-      assert.equal(a.status, 422);
-      assert.equal(a.code, 'regex_timeout');
+      assert.ok(a.code === 'regex_timeout' ? a.status === 422 : a.status === 429 && a.code === 'rate_limited' && a.retryAfter === '1', JSON.stringify(a));
       assert.ok(a.ms < 1000, `answered after ${a.ms} ms`);
     }
+    // Some ran to their time limit (how many depends on how many threads were ready on this machine).
+    assert.ok(answers.some((a) => a.status === 422), JSON.stringify(answers));
     // The workers stop their patterns in the background (one that does not is replaced, slow under
     // tsx on a loaded host); until one is free a new request may itself be refused, so poll.
     let res = await extract({ pattern: 'y', text: 'xy' });
