@@ -159,7 +159,7 @@ function resultTooLarge(what: string): DevutilError {
  * (a value repeated counts each time), stopping at either bound. A string is scanned each time it
  * appears, and every scan adds at least its length: the scanning stops within the byte bound too.
  */
-function checkResultSize(result: unknown): void {
+function checkResultSize(result: unknown, expression: string): void {
   // Only containers go on the stack; their primitive members are counted where they stand.
   const stack: object[] = [];
   let count = 1;
@@ -167,7 +167,10 @@ function checkResultSize(result: unknown): void {
   if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
     const value = stack.pop()!;
-    if (value instanceof ExpressionReference) throw new ExpressionReferenceInResult();
+    // `&a`, `[&a]`, `not_null(&a)`: an expression reference has no JSON form.
+    if (value instanceof ExpressionReference) {
+      throw invalidExpression(expression, 'invalid_type', 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
+    }
     let children: unknown[];
     if (Array.isArray(value)) children = value;
     else {
@@ -211,14 +214,6 @@ export function transformJson(data: unknown, expression: string, options: Transf
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
     throw invalidExpression(expression, row ? row[1] : 'invalid_value', message, runtimeErrorPosition(expression, message));
   }
-  try {
-    checkResultSize(result);
-  } catch (err) {
-    if (!(err instanceof ExpressionReferenceInResult)) throw err;
-    throw invalidExpression(expression, 'invalid_type', 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
-  }
+  checkResultSize(result, expression);
   return result ?? null;
 }
-
-/** A result holding an expression reference (`&a`, `[&a]`, `not_null(&a)`): it has no JSON form. */
-class ExpressionReferenceInResult extends Error {}

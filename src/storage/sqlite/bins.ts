@@ -24,6 +24,9 @@ interface RequestRow {
   timestamp: number;
 }
 
+/** Up to `?2` captured requests of bin `?1` (one chunk of a purge, so no transaction holds the event loop long). */
+export const DELETE_BIN_REQUESTS_CHUNK = 'DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)';
+
 interface PendingCapture {
   req: CapturedRequestRecord;
   maxRequests: number;
@@ -159,7 +162,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   // Lazy purge: a bin found expired when it is read or caught for loses its requests in chunks of
   // PURGE_CHUNK_ROWS, one transaction each with the event loop free between them (a bin may hold
   // 100000), then its row. Readers already treat it as missing; the periodic sweep covers the rest.
-  const deleteSomeRequests = db.prepare('DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)');
+  const deleteSomeRequests = db.prepare(DELETE_BIN_REQUESTS_CHUNK);
   const purging = new Set<string>();
   const purgeStep = (id: string, now: number) => {
     if (!db.open) return void purging.delete(id);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createMemoryPubSub } from '../memory-pubsub.js';
 import type { Store } from '../types.js';
-import { createSqliteBinStore } from './bins.js';
+import { createSqliteBinStore, DELETE_BIN_REQUESTS_CHUNK } from './bins.js';
 import { startCheckpointer } from './checkpointer.js';
 import { openDatabase, run } from './database.js';
 import { createSqliteKeyStore } from './keys.js';
@@ -30,9 +30,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   // Copying the WAL into the database file happens beside the event loop (checkpointer.ts).
   const checkpointer = filename === ':memory:' ? null : startCheckpointer(filename);
   const expiredBins = db.prepare<[number, number], { id: string }>('SELECT id FROM bins WHERE expires_at <= ? LIMIT ?');
-  const deleteBinRequests = db.prepare(
-    'DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)',
-  );
+  const deleteBinRequests = db.prepare(DELETE_BIN_REQUESTS_CHUNK);
   const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
   const deleteMocks = db.prepare('DELETE FROM mocks WHERE rowid IN (SELECT rowid FROM mocks WHERE expires_at <= ? LIMIT ?)');
   // One transaction deletes at most PURGE_CHUNK_ROWS rows, however the expired data is spread (one
