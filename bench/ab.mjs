@@ -4,6 +4,7 @@
 // counts instructions instead; this measures what users get, time.
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node ab.mjs /tmp/dist-before ../dist jmespath [rounds] [seconds]
+// BENCH_RESULT=ab-catch-x writes bench/results/ab-catch-x.{json,md} instead of ab-<case>.
 // One build, two settings: AB_ENV_A='{"BIN_MAX_REQUESTS":"1000"}' AB_ENV_B='{...}' node ab.mjs ../dist ../dist catch
 // Cases: healthz, mock, catch, account, jmespath, sort, sort5, dedup, number, schema, sha256, hs256.
 import autocannon from 'autocannon';
@@ -55,7 +56,8 @@ try {
     rps_ratio: i === 0 ? '' : Math.round((median(runs[1].map((r) => r.rps)) / median(runs[0].map((r) => r.rps))) * 1000) / 1000,
     rps_per_round: runs[i].map((r) => r.rps).join(' / '),
   }));
-  writeResults(`ab-${name}`, {
+  // BENCH_RESULT names the results file, so a new comparison need not replace one the README links.
+  writeResults(process.env.BENCH_RESULT ?? `ab-${name}`, {
     note: `${name}: ${rounds} alternating rounds of ${seconds} s per build after 3 s of warm-up each, one service process per build (npm start's flags, LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; medians.`,
     rows,
   });

@@ -4,6 +4,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
+import { EVICTION_RUN_ROWS } from '../../src/storage/sqlite/bins.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';
 import { openDatabase, PAGE_SIZE, WAL_AUTOCHECKPOINT_BYTES } from '../../src/storage/sqlite/database.js';
@@ -107,4 +108,50 @@ it('sqlite: a new database has 16 KiB pages; one made with 4 KiB pages keeps the
     assert.equal(pages * (db.pragma('page_size', { simple: true }) as number), WAL_AUTOCHECKPOINT_BYTES);
     db.close();
   }
+});
+
+it('sqlite: retention hides a bin\'s oldest requests at once and deletes their rows in runs of EVICTION_RUN_ROWS', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'devutil-retention-'));
+  const store = createSqliteStore({ dataDir: dir });
+  const now = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const bin = binRecord('key_retention', { createdAt: now, expiresAt: now + 3_600_000 });
+  await store.bins.createBin(bin);
+  const reader = new Database(join(dir, 'devutil.db'), { readonly: true });
+  const rowsOnDisk = () => (reader.prepare('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?').get(bin.id) as { n: number }).n;
+  const ids: string[] = [];
+  const captureOne = async () => {
+    const r = capturedRequest(bin.id);
+    ids.push(r.id);
+    assert.equal(await store.bins.captureRequest(r, { maxRequests: 10, now }), ids.length);
+  };
+  // One capture per group commit: 10 retained, then EVICTION_RUN_ROWS - 1 pushed out but not yet deleted.
+  for (let i = 0; i < 10 + EVICTION_RUN_ROWS - 1; i++) await captureOne();
+  assert.equal(rowsOnDisk(), 10 + EVICTION_RUN_ROWS - 1, 'rows pushed out wait for a full run');
+  const page = await store.bins.listRequests(bin.id, { limit: 200, offset: 0 });
+  assert.equal(page.total, 10);
+  assert.deepEqual(page.items.map((r) => r.id), ids.slice(-10).reverse());
+  assert.deepEqual((await store.bins.listRequests(bin.id, { limit: 5, offset: 8 })).items.map((r) => r.id), [ids.at(-9), ids.at(-10)]);
+  assert.equal(await store.bins.getRequest(bin.id, ids.at(-11)!), null, 'a request pushed out is gone for readers before its row is');
+  assert.equal(await store.bins.getRequest(bin.id, ids[0]), null);
+  assert.equal((await store.bins.getRequest(bin.id, ids.at(-10)!))!.id, ids.at(-10));
+  // The capture that completes the run deletes it whole.
+  await captureOne();
+  assert.equal(rowsOnDisk(), 10);
+  assert.equal((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).total, 10);
+  assert.equal((await store.bins.getBin(bin.id, now))!.requestCount, 10 + EVICTION_RUN_ROWS);
+  for (let i = 0; i < 5; i++) await captureOne();
+  assert.equal(rowsOnDisk(), 15);
+  // A larger cap later does not bring back the rows a smaller one pushed out.
+  const later = capturedRequest(bin.id);
+  ids.push(later.id);
+  assert.equal(await store.bins.captureRequest(later, { maxRequests: 1000, now }), ids.length);
+  assert.equal(rowsOnDisk(), 16);
+  assert.equal((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).total, 11);
+  // Clearing counts the retained requests only, and deletes the waiting rows with them.
+  assert.equal(await store.bins.clearRequests(bin.id), 11);
+  assert.equal(rowsOnDisk(), 0);
+  await captureOne();
+  assert.deepEqual((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).items.map((r) => r.id), [ids.at(-1)]);
+  reader.close();
+  await store.close();
 });

@@ -64,6 +64,19 @@ function toSummary(row: RequestRow): CapturedRequestSummary {
 const SUMMARY_COLUMNS = 'id, bin_id, method, path, query_string, content_type, content_length, source_ip, timestamp';
 
 /**
+ * Retention deletes a bin's oldest rows in runs of at least this many. A request past the bin's
+ * `maxRequests` leaves it at once (`bins.retained_after` moves with the capture that pushes it out,
+ * and every read stops at it); its row stays until the run is full. Deleting a row or two per
+ * group commit rewrote the oldest leaf pages of the table and of the index on every commit, about
+ * a quarter of a capture's SQLite time (bench/store-catch.mjs); a run of 256 frees whole pages.
+ * A bin keeps at most this many rows (and one group commit's) beyond its `maxRequests` on disk.
+ */
+export const EVICTION_RUN_ROWS = 256;
+
+/** A bin's retained requests: those after its `retained_after` (`?` is the bin id again). */
+const RETAINED = 'bin_seq > (SELECT retained_after FROM bins WHERE id = ?)';
+
+/**
  * The bin store. `pubsub` is the store's in-process pubsub: announcements are published there in
  * commit order (each batch in arrival order, which is bin_seq order), and only when someone listens.
  */
@@ -81,22 +94,27 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const countBins = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM bins WHERE owner_key_id = ? AND expires_at > ?');
   const deleteRequests = db.prepare('DELETE FROM captured_requests WHERE bin_id = ?');
   const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
-  const bump = db.prepare<[number, string, number], { request_count: number }>(
-    'UPDATE bins SET request_count = request_count + ? WHERE id = ? AND expires_at > ? RETURNING request_count',
+  // SET reads the row as it was: `request_count + n` is the new count.
+  const bump = db.prepare<[number, number, number, string, number], { request_count: number; retained_after: number; deleted_through: number }>(
+    `UPDATE bins SET request_count = request_count + ?, retained_after = max(retained_after, request_count + ? - ?)
+     WHERE id = ? AND expires_at > ? RETURNING request_count, retained_after, deleted_through`,
   );
   const insertRequest = db.prepare<[string, string, number, string, string, string, string, Buffer, string, number, string, number]>(
     `INSERT INTO captured_requests
        (id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  // Retention: rows whose bin_seq is more than maxRequests behind the bin's count (a range of the index).
-  const evict = db.prepare('DELETE FROM captured_requests WHERE bin_id = ? AND bin_seq <= ?');
-  const listRequests = db.prepare<[string, number, number], RequestRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? ORDER BY bin_seq DESC LIMIT ? OFFSET ?`,
+  // Retention: the rows no longer retained (a range of the index), deleted in runs.
+  const evict = db.prepare<[string, number]>('DELETE FROM captured_requests WHERE bin_id = ? AND bin_seq <= ?');
+  const markDeleted = db.prepare<[number, string]>('UPDATE bins SET deleted_through = ? WHERE id = ?');
+  const listRequests = db.prepare<[string, string, number, number], RequestRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? AND ${RETAINED} ORDER BY bin_seq DESC LIMIT ? OFFSET ?`,
   );
-  const countRequests = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?');
+  const countRequests = db.prepare<[string, string], { n: number }>(`SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ? AND ${RETAINED}`);
   // Within the bin's range of its index, which carries the id (the table has no index on id alone).
-  const getRequest = db.prepare<[string, string], RequestRow>('SELECT * FROM captured_requests INDEXED BY captured_requests_by_bin WHERE id = ? AND bin_id = ?');
+  const getRequest = db.prepare<[string, string, string], RequestRow>(
+    `SELECT * FROM captured_requests INDEXED BY captured_requests_by_bin WHERE id = ? AND bin_id = ? AND ${RETAINED}`,
+  );
 
   const announce = ({ channel, message }: Announcement) => {
     if (pubsub.hasSubscribers?.(channel) === false) return;
@@ -125,7 +143,9 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     for (const [binId, captures] of perBin) {
       // The latest clock of the group: no capture lands in a bin that has expired by then.
       const now = captures[captures.length - 1]!.now;
-      const bumped = bump.get(captures.length, binId, now);
+      // The latest cap of the group applies to all of it.
+      const maxRequests = captures[captures.length - 1]!.maxRequests;
+      const bumped = bump.get(captures.length, captures.length, maxRequests, binId, now);
       if (!bumped) {
         const expiry = expiryOf.get(binId)?.expires_at;
         if (expiry !== undefined && expiry <= now) purgeExpiredBin(binId, now);
@@ -137,9 +157,11 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
         insertRequest.run(r.id, binId, ++binSeq, r.method, r.path, r.queryString, JSON.stringify(r.headers), r.body, r.contentType, r.body.length, r.sourceIp, r.timestamp);
         counts.set(p, binSeq);
       }
-      // Retention: keep the newest maxRequests, i.e. drop bin_seq up to the newest count minus the cap.
-      const maxRequests = captures[captures.length - 1]!.maxRequests;
-      if (binSeq > maxRequests) evict.run(binId, binSeq - maxRequests);
+      // Retention: the bump left the newest maxRequests retained; their elders' rows go once a run is full.
+      if (bumped.retained_after - bumped.deleted_through >= EVICTION_RUN_ROWS) {
+        evict.run(binId, bumped.retained_after);
+        markDeleted.run(bumped.retained_after, binId);
+      }
     }
     return batch.map((p) => counts.get(p) ?? null);
   });
@@ -157,6 +179,12 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const remove = db.transaction((id: string) => {
     deleteRequests.run(id);
     return deleteBin.run(id).changes === 1;
+  });
+  // Answers how many were retained; the rows retention had not yet deleted go too.
+  const clear = db.transaction((binId: string) => {
+    const retained = countRequests.get(binId, binId)!.n;
+    deleteRequests.run(binId);
+    return retained;
   });
 
   // Lazy purge: a bin found expired when it is read or caught for loses its requests in chunks of
@@ -202,16 +230,16 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
       }),
     listRequests: (binId, page) =>
       run(() => ({
-        total: countRequests.get(binId)!.n,
-        items: listRequests.all(binId, page.limit, page.offset).map(toSummary),
+        total: countRequests.get(binId, binId)!.n,
+        items: listRequests.all(binId, binId, page.limit, page.offset).map(toSummary),
       })),
     getRequest: (binId, requestId) =>
       run(() => {
-        const row = getRequest.get(requestId, binId);
+        const row = getRequest.get(requestId, binId, binId);
         if (!row) return null;
         const { contentLength: _ignored, ...summary } = toSummary(row);
         return { ...summary, headers: JSON.parse(row.headers!) as Record<string, string>, body: row.body! };
       }),
-    clearRequests: (binId) => run(() => deleteRequests.run(binId).changes),
+    clearRequests: (binId) => run(() => clear(binId)),
   };
 }

@@ -129,6 +129,12 @@ export const MIGRATIONS: readonly string[] = [
   // Version 4: a key's hint came from the first characters of its secret; now from its digest,
   // so no part of any key is stored (CONTRACT §1).
   `UPDATE api_keys SET hint = 'sha256:' || substr(digest, 1, 12) || '…';`,
+  // Version 5: retention hides a bin's requests at once and deletes them in runs
+  // (EVICTION_RUN_ROWS, bins.ts). `retained_after`: requests with a bin_seq up to it are no longer
+  // the bin's, whether or not their rows are gone yet; `deleted_through`: rows up to it are gone.
+  // Until now each capture's eviction deleted its rows at once, so nothing is hidden.
+  `ALTER TABLE bins ADD COLUMN retained_after INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE bins ADD COLUMN deleted_through INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /**
