@@ -4,7 +4,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { EVICTION_RUN_ROWS } from '../../src/storage/sqlite/bins.js';
+import { EVICTION_RUN_ROWS, GROUP_COMMIT_BUSY, GROUP_COMMIT_MAX_WAIT_TURNS, GROUP_COMMIT_ROWS } from '../../src/storage/sqlite/bins.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';
 import { openDatabase, PAGE_SIZE, WAL_AUTOCHECKPOINT_BYTES } from '../../src/storage/sqlite/database.js';
@@ -154,4 +154,52 @@ it('sqlite: retention hides a bin\'s oldest requests at once and deletes their r
   assert.deepEqual((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).items.map((r) => r.id), [ids.at(-1)]);
   reader.close();
   await store.close();
+});
+
+it('sqlite: under load, captures that keep coming over a few event-loop turns share one group commit; otherwise a capture commits in its own turn', async () => {
+  const store = createSqliteStore({ dataDir: mkdtempSync(join(tmpdir(), 'devutil-group-')) });
+  const now = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const bin = binRecord('key_group', { createdAt: now, expiresAt: now + 3_600_000 });
+  await store.bins.createBin(bin);
+  let turn = 0;
+  let ticking = true;
+  const tick = () => {
+    turn++;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const resolvedAt: number[] = [];
+  const captureNow = (i: number) => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now }).then(() => (resolvedAt[i] = turn));
+  /** Whether what `send` starts has resolved by the end of the event-loop turn it was sent in. */
+  const settlesInItsTurn = async (send: () => Promise<unknown>) => {
+    let settled = false;
+    const sentNow = send().then(() => (settled = true));
+    await nextTurn(); // queued after the group commit's own callback
+    const inTurn = settled;
+    await sentNow;
+    return inTurn;
+  };
+  // Idle: a lone capture commits in the turn it arrived (before the connection is read again).
+  assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture on an idle store');
+  // A group of GROUP_COMMIT_ROWS commits in the turn it reaches that size, and marks the store busy.
+  assert.equal(await settlesInItsTurn(() => Promise.all(Array.from({ length: GROUP_COMMIT_ROWS }, (_, i) => captureNow(i)))), true, 'a full group');
+  // Busy: one capture in each of GROUP_COMMIT_MAX_WAIT_TURNS + 1 consecutive turns makes one group.
+  resolvedAt.length = 0;
+  const burst: Promise<unknown>[] = [];
+  for (let i = 0; i <= GROUP_COMMIT_MAX_WAIT_TURNS; i++) {
+    burst.push(captureNow(i));
+    await nextTurn();
+  }
+  await Promise.all(burst);
+  assert.equal(new Set(resolvedAt).size, 1, `resolved in turns ${resolvedAt.join(', ')}`);
+  // That group was small (below GROUP_COMMIT_BUSY): the next capture commits in its own turn again.
+  assert.ok(GROUP_COMMIT_MAX_WAIT_TURNS + 1 < GROUP_COMMIT_BUSY);
+  assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture after a small group');
+  assert.equal((await store.bins.getBin(bin.id, now))!.requestCount, 1 + GROUP_COMMIT_ROWS + GROUP_COMMIT_MAX_WAIT_TURNS + 1 + 1);
+  } finally {
+    ticking = false;
+    await store.close();
+  }
 });

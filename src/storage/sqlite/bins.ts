@@ -73,6 +73,26 @@ const SUMMARY_COLUMNS = 'id, bin_id, method, path, query_string, content_type, c
  */
 export const EVICTION_RUN_ROWS = 256;
 
+/**
+ * Under load, a group commit waits for more captures while they keep coming: up to this many more
+ * event-loop turns, as long as each turn brought more and the group is below
+ * {@link GROUP_COMMIT_ROWS}. A commit costs nearly the same for 10 captures as for 50 (it writes
+ * the pages it touched, whole), so its cost per capture falls with the group's size: 17 µs in
+ * groups of 10, 11 in groups of 27, 9 in groups of 50 (bench/store-catch.mjs). Under the catch
+ * benchmark's 50 connections the mean group grew from 33 to 45 captures, with +5 to +7% captures/s
+ * side by side and a lower p99.
+ */
+export const GROUP_COMMIT_MAX_WAIT_TURNS = 3;
+/** A group this large commits in the turn it reaches that size. */
+export const GROUP_COMMIT_ROWS = 48;
+/**
+ * "Under load": the previous group held at least this many captures. Otherwise a group commits in
+ * the turn its first capture arrived, as the answer then goes out before the connection is read
+ * again: Node ends a connection when it reads the client's FIN, so a client that half-closes after
+ * its request (`socket.end(request)`) gets an answer only if it is written in that turn.
+ */
+export const GROUP_COMMIT_BUSY = 8;
+
 /** A bin's retained requests: those after its `retained_after` (`?` is the bin id again). */
 const RETAINED = 'bin_seq > (SELECT retained_after FROM bins WHERE id = ?)';
 
@@ -127,9 +147,13 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     }
   };
 
-  // Group commit: captures arriving in the same event-loop turn share one transaction (and one
+  // Group commit: captures arriving in the same event-loop turn (under load, also in the few turns
+  // after it while they keep coming: GROUP_COMMIT_MAX_WAIT_TURNS) share one transaction (and one
   // eviction per bin). Each promise still resolves only after the commit that holds its row.
   let pending: PendingCapture[] = [];
+  let waitedTurns = 0;
+  let sizeLastTurn = 0;
+  let lastGroupSize = 0;
   const captureBatch = db.transaction((batch: PendingCapture[]): (number | null)[] => {
     // One count bump per bin for the whole batch; its captures take the counts up to the new one in
     // arrival order (a bin gone or expired takes none).
@@ -166,8 +190,18 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     return batch.map((p) => counts.get(p) ?? null);
   });
   const flushCaptures = () => {
+    const wait = lastGroupSize >= GROUP_COMMIT_BUSY && pending.length > sizeLastTurn && pending.length < GROUP_COMMIT_ROWS;
+    if (wait && waitedTurns < GROUP_COMMIT_MAX_WAIT_TURNS && db.open) {
+      waitedTurns++;
+      sizeLastTurn = pending.length;
+      setImmediate(flushCaptures);
+      return;
+    }
+    waitedTurns = 0;
+    sizeLastTurn = 0;
     const batch = pending;
     pending = [];
+    lastGroupSize = batch.length;
     run(() => captureBatch(batch)).then(
       (counts) => batch.forEach((p, i) => {
         if (p.announce && counts[i] !== null) announce(p.announce);
