@@ -44,6 +44,44 @@ export function newId(prefix: 'bin_' | 'req_' | 'mock_' | 'key_'): string {
   return prefix + randomString(22);
 }
 
+/** Fixed width of the sequence part of {@link newSequencedId}: 62^6 is above 2^32. */
+const SEQUENCE_CHARS = 6;
+
+/** The largest sequence number {@link newSequencedId} takes. */
+export const MAX_ID_SEQUENCE = 2 ** 32 - 1;
+
+/**
+ * A public identifier that carries a sequence number: prefix + `seq` in 6 base62 digits + 22
+ * random base62 characters (131 bits, as {@link newId}). The SQLite store names a captured request
+ * by its number in its bin, so the request is found by its key alone (no index of ids).
+ *
+ * @example
+ *   newSequencedId('req_', 1) // 'req_000001' + 22 random characters
+ */
+export function newSequencedId(prefix: 'req_', seq: number): string {
+  if (!Number.isInteger(seq) || seq < 0 || seq > MAX_ID_SEQUENCE) throw new RangeError(`sequence ${seq} is out of range`);
+  let digits = '';
+  for (let i = 0, n = seq; i < SEQUENCE_CHARS; i++, n = Math.floor(n / 62)) digits = BASE62[n % 62] + digits;
+  return prefix + digits + randomString(22);
+}
+
+/**
+ * The sequence number in an id made by {@link newSequencedId}, or null for any other text.
+ *
+ * @example
+ *   sequenceOfId('req_', 'req_00000z' + 'x'.repeat(22)) // 61
+ */
+export function sequenceOfId(prefix: 'req_', id: string): number | null {
+  if (id.length !== prefix.length + SEQUENCE_CHARS + 22 || !id.startsWith(prefix)) return null;
+  let seq = 0;
+  for (let i = 0; i < SEQUENCE_CHARS + 22; i++) {
+    const digit = BASE62.indexOf(id[prefix.length + i]!);
+    if (digit === -1) return null;
+    if (i < SEQUENCE_CHARS) seq = seq * 62 + digit;
+  }
+  return seq <= MAX_ID_SEQUENCE ? seq : null;
+}
+
 /** Fixed width of the time part of {@link newTimeOrderedId}: 62^8 ms reach beyond the year 8000. */
 const TIME_CHARS = 8;
 

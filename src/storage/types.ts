@@ -101,8 +101,17 @@ export type CapturedRequestSummary = Omit<CapturedRequestRecord, 'headers' | 'bo
 /** A message for live streams that a capture publishes on the store's pubsub once it is stored. */
 export interface Announcement {
   channel: string;
-  /** Built only when someone may hear it (see `PubSub.hasSubscribers`). */
-  message: () => string;
+  /** Built only when someone may hear it (see `PubSub.hasSubscribers`), for the id the store gave the request. */
+  message: (requestId: string) => string;
+}
+
+/** A request to capture: the store names it. */
+export type NewCapture = Omit<CapturedRequestRecord, 'id'>;
+
+/** What a capture became: its request id and the bin's new `requestCount`. */
+export interface Captured {
+  id: string;
+  count: number;
 }
 
 export interface CaptureOptions {
@@ -126,10 +135,11 @@ export interface BinStore {
   /**
    * Atomically stores one request in a live bin, increments its `requestCount` and evicts the
    * oldest requests beyond `maxRequests`. Resolves only once the write is durable. Returns the
-   * new `requestCount`, or null when the bin does not exist or has expired (nothing stored, nothing
+   * request's id (`req_` and at least 128 random bits; each store has its own layout) and the new
+   * `requestCount`, or null when the bin does not exist or has expired (nothing stored, nothing
    * announced).
    */
-  captureRequest(request: CapturedRequestRecord, options: CaptureOptions): Promise<number | null>;
+  captureRequest(request: NewCapture, options: CaptureOptions): Promise<Captured | null>;
   /** Retained requests of a bin, newest first (capture order breaks timestamp ties). */
   listRequests(binId: string, page: Page): Promise<PageOf<CapturedRequestSummary>>;
   getRequest(binId: string, requestId: string): Promise<CapturedRequestRecord | null>;

@@ -162,12 +162,15 @@ describe('resource bounds: 100000 captures', () => {
       }
 
       // The retained bodies are in the file (checkpointed at shutdown); evicted rows' pages were reused.
+      // Below 2.5x: a bin's requests are one range of the table, so captures interleaved over 100
+      // bins fill pages to about 60% (splits in the middle of the tree), and each bin may hold up to
+      // EVICTION_RUN_ROWS pushed-out rows until their run is deleted.
       agent.destroy();
       assert.equal(await service.stop(), 0);
       const retainedBytes = BINS * KEEP * BODY_BYTES;
       const onDisk = statSync(dbFile).size;
       t.diagnostic(`database file after shutdown: ${mib(onDisk)} for ${mib(retainedBytes)} of retained bodies`);
-      assert.ok(onDisk > retainedBytes && onDisk < 2 * retainedBytes, `database file is ${mib(onDisk)}`);
+      assert.ok(onDisk > retainedBytes && onDisk < 2.5 * retainedBytes, `database file is ${mib(onDisk)}`);
     } finally {
       agent.destroy();
       await service.stop();
@@ -192,7 +195,7 @@ describe('resource bounds: purge of expired bins', () => {
     const body = Buffer.alloc(512, 'p');
     for (let i = 0; i < targets.length; i += 5000) {
       await Promise.all(targets.slice(i, i + 5000).map((binId) => store.bins.captureRequest({
-        id: newId('req_'), binId, method: 'POST', path: `/v1/catch/${binId}`, queryString: '', headers: { 'content-type': 'text/plain' },
+        binId, method: 'POST', path: `/v1/catch/${binId}`, queryString: '', headers: { 'content-type': 'text/plain' },
         body, contentType: 'text/plain', sourceIp: '127.0.0.1', timestamp: now,
       }, { maxRequests: 2000, now })));
     }

@@ -17,6 +17,7 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
   old.pragma('user_version = 1');
   old.prepare('INSERT INTO bins VALUES (?, ?, ?, ?, ?, ?)').run('bin_a', 'key_o', null, T0, T0 + 86_400_000, 5);
   old.prepare('INSERT INTO bins VALUES (?, ?, ?, ?, ?, ?)').run('bin_b', 'key_o', null, T0, T0 + 86_400_000, 1);
+  old.prepare('INSERT INTO bins VALUES (?, ?, ?, ?, ?, ?)').run('bin_c', 'key_o', null, T0, T0 + 86_400_000, 4);
   const insert = old.prepare(
     `INSERT INTO captured_requests (id, bin_id, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
      VALUES (?, ?, 'POST', '/v1/catch/x', '', '{}', ?, '', 1, '127.0.0.1', ?)`,
@@ -35,23 +36,35 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
     assert.equal((await store.bins.getRequest('bin_a', 'req_a4'))!.body.toString(), '4');
 
     // New captures continue the bin's sequence; the cap of 3 evicts the oldest.
-    const capture = (id: string) =>
+    const capture = (binId: string) =>
       store.bins.captureRequest(
-        { id, binId: 'bin_a', method: 'GET', path: '/v1/catch/bin_a', queryString: '', headers: {}, body: Buffer.alloc(0), contentType: '', sourceIp: '127.0.0.1', timestamp: T0 + 10 },
+        { binId, method: 'GET', path: `/v1/catch/${binId}`, queryString: '', headers: {}, body: Buffer.alloc(0), contentType: '', sourceIp: '127.0.0.1', timestamp: T0 + 10 },
         { maxRequests: 3, now: T0 + 10 },
       );
-    assert.equal(await capture('req_a6'), 6);
+    const sixth = await capture('bin_a');
+    assert.equal(sixth!.count, 6);
+    assert.match(sixth!.id, /^req_000006[0-9A-Za-z]{22}$/, 'new captures are named by their number in the bin');
     const after = await store.bins.listRequests('bin_a', page);
-    assert.deepEqual(after.items.map((r) => r.id), ['req_a6', 'req_a5', 'req_a4']);
+    assert.deepEqual(after.items.map((r) => r.id), [sixth!.id, 'req_a5', 'req_a4']);
     assert.equal(after.total, 3);
+    assert.equal((await store.bins.getRequest('bin_a', sixth!.id))!.id, sixth!.id);
+    assert.equal(await store.bins.getRequest('bin_a', 'req_a3'), null, 'pushed out by the new capture');
+    // bin_c was cleared before the upgrade (its count stayed at 4, with no rows): it lists none, then only what comes next.
+    assert.equal((await store.bins.listRequests('bin_c', page)).total, 0);
+    const fifth = await capture('bin_c');
+    assert.equal(fifth!.count, 5);
+    assert.deepEqual((await store.bins.listRequests('bin_c', page)).items.map((r) => r.id), [fifth!.id]);
+    assert.equal((await store.bins.listRequests('bin_c', page)).total, 1);
   } finally {
     await store.close();
   }
   const reopened = new Database(join(dir, 'devutil.db'), { readonly: true });
   assert.equal(reopened.pragma('user_version', { simple: true }), MIGRATIONS.length);
   assert.equal(reopened.pragma('integrity_check', { simple: true }), 'ok');
-  // Version 3: no index on the random request id, one on the bin that carries it.
-  const indexes = reopened.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'captured_requests'").all();
-  assert.deepEqual(indexes, [{ name: 'captured_requests_by_bin', sql: 'CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, bin_seq, id)' }]);
+  // Version 6: no index on captured requests at all (a bin's requests are a range of rowids).
+  const indexes = reopened.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'captured_requests'").all();
+  assert.deepEqual(indexes, []);
+  const keys = reopened.prepare('SELECT b.key AS bin, c.key - b.key * 4294967296 AS seq FROM captured_requests c JOIN bins b ON b.id = c.bin_id ORDER BY c.key').all();
+  assert.deepEqual(keys.map((k) => (k as { seq: number }).seq), [3, 4, 5, 6, 1, 5], 'each request keyed by its bin and its number in it (3, pushed out, waits for a run of EVICTION_RUN_ROWS)');
   reopened.close();
 });

@@ -68,9 +68,9 @@ it('sqlite: the checkpointer worker copies committed pages into the database fil
   // 400 captures of 2 KB: about 800 KB, far below the automatic checkpoint's threshold.
   const body = Buffer.alloc(2048, 'x');
   const counts = await Promise.all(
-    Array.from({ length: 400 }, (_, i) => store.bins.captureRequest(capturedRequest(bin.id, { id: `req_ckpt${i}`, body, timestamp: T0 }), { maxRequests: 1000, now: T0 })),
+    Array.from({ length: 400 }, (_, i) => store.bins.captureRequest(capturedRequest(bin.id, { body, timestamp: T0 + i }), { maxRequests: 1000, now: T0 })),
   );
-  assert.equal(counts.at(-1), 400);
+  assert.equal(counts.at(-1)!.count, 400);
   assert.ok(400 * 2048 < WAL_AUTOCHECKPOINT_BYTES / 10, 'the test stays far below the automatic checkpoint');
   const grown = sizeBefore + 400 * 2048;
   for (let waited = 0; statSync(file).size < grown && waited < 5000; waited += CHECKPOINT_INTERVAL_MS) {
@@ -120,9 +120,9 @@ it('sqlite: retention hides a bin\'s oldest requests at once and deletes their r
   const rowsOnDisk = () => (reader.prepare('SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ?').get(bin.id) as { n: number }).n;
   const ids: string[] = [];
   const captureOne = async () => {
-    const r = capturedRequest(bin.id);
-    ids.push(r.id);
-    assert.equal(await store.bins.captureRequest(r, { maxRequests: 10, now }), ids.length);
+    const captured = await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 10, now });
+    ids.push(captured!.id);
+    assert.equal(captured!.count, ids.length);
   };
   // One capture per group commit: 10 retained, then EVICTION_RUN_ROWS - 1 pushed out but not yet deleted.
   for (let i = 0; i < 10 + EVICTION_RUN_ROWS - 1; i++) await captureOne();
@@ -142,9 +142,9 @@ it('sqlite: retention hides a bin\'s oldest requests at once and deletes their r
   for (let i = 0; i < 5; i++) await captureOne();
   assert.equal(rowsOnDisk(), 15);
   // A larger cap later does not bring back the rows a smaller one pushed out.
-  const later = capturedRequest(bin.id);
-  ids.push(later.id);
-  assert.equal(await store.bins.captureRequest(later, { maxRequests: 1000, now }), ids.length);
+  const later = await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now });
+  ids.push(later!.id);
+  assert.equal(later!.count, ids.length);
   assert.equal(rowsOnDisk(), 16);
   assert.equal((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).total, 11);
   // Clearing counts the retained requests only, and deletes the waiting rows with them.

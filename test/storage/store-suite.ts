@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/ids.js';
-import { KEY_CHANGES_CHANNEL, type BinRecord, type CapturedRequestRecord, type MockRecord, type Store } from '../../src/storage/types.js';
+import { KEY_CHANGES_CHANNEL, type BinRecord, type CaptureOptions, type MockRecord, type NewCapture, type Store } from '../../src/storage/types.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const HOUR = 3_600_000;
@@ -10,12 +10,19 @@ export function binRecord(owner: string, overrides: Partial<BinRecord> = {}): Bi
   return { id: newId('bin_'), ownerKeyId: owner, name: null, createdAt: T0, expiresAt: T0 + HOUR, requestCount: 0, ...overrides };
 }
 
-export function capturedRequest(binId: string, overrides: Partial<CapturedRequestRecord> = {}): CapturedRequestRecord {
+export function capturedRequest(binId: string, overrides: Partial<NewCapture> = {}): NewCapture {
   return {
-    id: newId('req_'), binId, method: 'POST', path: `/v1/catch/${binId}/hook`, queryString: 'a=1&b=2',
+    binId, method: 'POST', path: `/v1/catch/${binId}/hook`, queryString: 'a=1&b=2',
     headers: { 'content-type': 'application/octet-stream', 'x-multi': 'a, b' }, body: Buffer.from([0, 1, 2, 255, 254]),
     contentType: 'application/octet-stream', sourceIp: '127.0.0.1', timestamp: T0 + 1000, ...overrides,
   };
+}
+
+/** Capture `request`; it must be stored as the bin's `count`th request. Returns the id the store gave it. */
+export async function captureId(store: Store, request: NewCapture, options: CaptureOptions, count: number): Promise<string> {
+  const captured = await store.bins.captureRequest(request, options);
+  assert.equal(captured?.count, count);
+  return captured!.id;
 }
 
 export function mockRecord(owner: string, overrides: Partial<MockRecord> = {}): MockRecord {
@@ -139,21 +146,34 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       await store.bins.createBin(bin);
       const first = capturedRequest(bin.id, { timestamp: T0 + 1 });
       const second = capturedRequest(bin.id, { timestamp: T0 + 1, method: 'PURGE', body: Buffer.from('{"a":1}'), contentType: '' });
-      assert.equal(await store.bins.captureRequest(first, { maxRequests: 10, now: T0 }), 1);
-      assert.equal(await store.bins.captureRequest(second, { maxRequests: 10, now: T0 }), 2);
+      const firstId = await captureId(store, first, { maxRequests: 10, now: T0 }, 1);
+      const secondId = await captureId(store, second, { maxRequests: 10, now: T0 }, 2);
+      assert.match(firstId, /^req_[0-9A-Za-z]{22,}$/);
+      assert.notEqual(firstId, secondId);
       const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
       assert.equal(page.total, 2);
-      assert.deepEqual(page.items.map((r) => r.id), [second.id, first.id], 'capture order breaks timestamp ties');
+      assert.deepEqual(page.items.map((r) => r.id), [secondId, firstId], 'capture order breaks timestamp ties');
       const { headers: _h, body: _b, ...summary } = first;
-      assert.deepEqual(page.items[1], { ...summary, contentLength: 5 });
-      const read = await store.bins.getRequest(bin.id, first.id);
-      assert.deepEqual(read, first);
+      assert.deepEqual(page.items[1], { ...summary, id: firstId, contentLength: 5 });
+      const read = await store.bins.getRequest(bin.id, firstId);
+      assert.deepEqual(read, { ...first, id: firstId });
       assert.ok(Buffer.isBuffer(read!.body));
-      assert.equal(await store.bins.getRequest('bin_other', first.id), null, 'a request is read through its own bin only');
+      assert.equal(await store.bins.getRequest('bin_other', firstId), null, 'a request is read through its own bin only');
+      const other = binRecord(owner());
+      await store.bins.createBin(other);
+      assert.equal(await store.bins.getRequest(other.id, firstId), null, 'nor through another live bin');
+      assert.equal(await store.bins.getRequest(bin.id, firstId.slice(0, -1) + (firstId.endsWith('a') ? 'b' : 'a')), null, 'an id differing in its last character is not found');
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 2);
       assert.equal(await store.bins.clearRequests(bin.id), 2);
       assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 2, 'request_count counts since creation');
+      assert.equal(await store.bins.getRequest(bin.id, firstId), null, 'a cleared request is gone');
+      const thirdId = await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, 3);
+      const after = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
+      assert.deepEqual([after.total, after.items.map((r) => r.id)], [1, [thirdId]], 'captures after a clear are listed alone');
+      assert.equal(await store.bins.clearRequests(bin.id), 1);
+      assert.equal(await store.bins.clearRequests(bin.id), 0);
+      assert.equal(await store.bins.clearRequests('bin_missing'), 0);
     });
 
     it('captures: refused for missing and expired bins (nothing stored)', async () => {
@@ -170,8 +190,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) {
         const r = capturedRequest(bin.id, { timestamp: T0 + i });
-        ids.push(r.id);
-        await store.bins.captureRequest(r, { maxRequests: 3, now: T0 });
+        ids.push(await captureId(store, r, { maxRequests: 3, now: T0 }, i + 1));
       }
       const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
       assert.equal(page.total, 3);
@@ -185,8 +204,9 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
     it('captures: 300 concurrent captures to one bin are all stored and counted', async () => {
       const bin = binRecord(owner());
       await store.bins.createBin(bin);
-      const counts = await Promise.all(Array.from({ length: 300 }, () => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 })));
-      assert.deepEqual([...counts].sort((x, y) => x! - y!), Array.from({ length: 300 }, (_, i) => i + 1));
+      const captured = await Promise.all(Array.from({ length: 300 }, () => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 })));
+      assert.deepEqual(captured.map((c) => c!.count).sort((x, y) => x - y), Array.from({ length: 300 }, (_, i) => i + 1));
+      assert.equal(new Set(captured.map((c) => c!.id)).size, 300, 'every request has its own id');
       assert.equal((await store.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 300);
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 300);
     });
@@ -197,11 +217,12 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       await store.bins.createBin(a);
       await store.bins.createBin(b);
       const sent = ['a', 'b', 'a', 'x', 'a', 'b', 'a', 'a'].map((which) => capturedRequest(which === 'a' ? a.id : which === 'b' ? b.id : 'bin_missing'));
-      const counts = await Promise.all(sent.map((r) => store.bins.captureRequest(r, { maxRequests: 3, now: T0 })));
-      assert.deepEqual(counts, [1, 1, 2, null, 3, 2, 4, 5]);
+      const captured = await Promise.all(sent.map((r) => store.bins.captureRequest(r, { maxRequests: 3, now: T0 })));
+      assert.deepEqual(captured.map((c) => c?.count ?? null), [1, 1, 2, null, 3, 2, 4, 5]);
+      const ids = captured.map((c) => c?.id);
       const kept = (await store.bins.listRequests(a.id, { limit: 50, offset: 0 })).items.map((r) => r.id);
-      assert.deepEqual(kept, [sent[7].id, sent[6].id, sent[4].id], 'the newest 3 of bin a, newest first');
-      assert.deepEqual((await store.bins.listRequests(b.id, { limit: 50, offset: 0 })).items.map((r) => r.id), [sent[5].id, sent[1].id]);
+      assert.deepEqual(kept, [ids[7], ids[6], ids[4]], 'the newest 3 of bin a, newest first');
+      assert.deepEqual((await store.bins.listRequests(b.id, { limit: 50, offset: 0 })).items.map((r) => r.id), [ids[5], ids[1]]);
       assert.equal((await store.bins.getBin(a.id, T0))!.requestCount, 5);
       assert.equal((await store.bins.getBin(b.id, T0))!.requestCount, 2);
     });
@@ -209,11 +230,10 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
     it('bins: delete removes the bin and its requests', async () => {
       const bin = binRecord(owner());
       await store.bins.createBin(bin);
-      const r = capturedRequest(bin.id);
-      await store.bins.captureRequest(r, { maxRequests: 10, now: T0 });
+      const id = await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, 1);
       assert.equal(await store.bins.deleteBin(bin.id), true);
       assert.equal(await store.bins.getBin(bin.id, T0), null);
-      assert.equal(await store.bins.getRequest(bin.id, r.id), null);
+      assert.equal(await store.bins.getRequest(bin.id, id), null);
       assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
       assert.equal(await store.bins.deleteBin(bin.id), false);
       assert.equal(await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 10, now: T0 }), null);
@@ -257,8 +277,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const live = binRecord(o, { expiresAt: T0 + HOUR });
       await store.bins.createBin(old);
       await store.bins.createBin(live);
-      const r = capturedRequest(old.id);
-      await store.bins.captureRequest(r, { maxRequests: 10, now: T0 });
+      const rId = await captureId(store, capturedRequest(old.id), { maxRequests: 10, now: T0 }, 1);
       const oldMock = mockRecord(o, { expiresAt: T0 + 10 });
       await store.mocks.createMock(oldMock);
       assert.ok(await store.mocks.getMock(oldMock.id, T0), 'read (and cached) while live');
@@ -266,7 +285,7 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       await store.mocks.createMock(liveMock);
       const purged = await store.purgeExpired(T0 + 20);
       assert.ok(purged.bins >= 1 && purged.mocks >= 1, JSON.stringify(purged));
-      assert.equal(await store.bins.getRequest(old.id, r.id), null);
+      assert.equal(await store.bins.getRequest(old.id, rId), null);
       assert.equal(await store.bins.getBin(old.id, T0), null, 'purged data is gone even for an earlier clock');
       assert.equal(await store.mocks.getMock(oldMock.id, T0), null, 'a purged mock is gone even for an earlier clock');
       assert.deepEqual(await store.bins.getBin(live.id, T0), live);
@@ -337,11 +356,11 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const unsubscribe = await peer.pubsub.subscribe(channel, (message) => heard.push(message));
       const sent = Array.from({ length: 300 }, () => capturedRequest(bin.id));
       const counts = await Promise.all(sent.map((r, i) => (i % 2 ? peer : store).bins.captureRequest(r, {
-        maxRequests: 1000, now: T0, announce: { channel, message: () => r.id },
+        maxRequests: 1000, now: T0, announce: { channel, message: (id) => id },
       })));
       assert.ok(counts.every((c) => c !== null));
       const refused = capturedRequest('bin_missing');
-      assert.equal(await store.bins.captureRequest(refused, { maxRequests: 10, now: T0, announce: { channel, message: () => refused.id } }), null);
+      assert.equal(await store.bins.captureRequest(refused, { maxRequests: 10, now: T0, announce: { channel, message: (id) => id } }), null);
       await settle(() => heard.length >= sent.length);
       await new Promise((r) => setTimeout(r, 50));
       await unsubscribe();

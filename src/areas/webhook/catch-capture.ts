@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { DevutilError } from '../../errors.js';
-import { newTimeOrderedId } from '../../ids.js';
-import type { CapturedRequestRecord } from '../../storage/types.js';
+import type { NewCapture } from '../../storage/types.js';
 
 export interface RawCapture {
   binId: string;
@@ -54,12 +53,11 @@ function originForm(target: string): string {
  *   buildCapture({ binId, method: 'POST', url: '/v1/catch/bin_x/a?b=1', headers, body, sourceIp, now })
  *   // { path: '/v1/catch/bin_x/a', queryString: 'b=1', ... }
  */
-export function buildCapture(raw: RawCapture): CapturedRequestRecord {
+export function buildCapture(raw: RawCapture): NewCapture {
   const url = raw.url.charCodeAt(0) === 47 /* / */ ? raw.url : originForm(raw.url);
   const q = url.indexOf('?');
   const headers = joinHeaders(raw.rawHeaders);
   return {
-    id: newTimeOrderedId('req_', raw.now),
     binId: raw.binId,
     method: raw.method,
     path: q === -1 ? url : url.slice(0, q),

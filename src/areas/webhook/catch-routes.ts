@@ -44,8 +44,9 @@ Access-Control-Allow-Origin: *, X-Content-Type-Options: nosniff and Content-Secu
 (OPTIONS with Access-Control-Request-Method) is captured and answered with permissive Allow-Methods/Allow-Headers.
 HEAD gets the same status and headers without a body. Sub-paths (/v1/catch/{bin_id}/any/path) and
 every other method the HTTP parser accepts are captured the same way. Unknown, deleted and expired bins answer 404.
-A request id is \`req_\` + the capture time (epoch milliseconds, 8 base62 digits) + 22 random base62 characters (131
-bits): ids sort by capture time, which keeps the store's index appends local.`;
+A request id is \`req_\` + 22 random base62 characters (131 bits) and a prefix the store uses to find it: on the
+default SQLite store, the request's number in its bin in 6 base62 digits (\`req_000001…\` is a bin's first capture;
+a bin takes at most 4294967295 captures); on Redis, the capture time (epoch milliseconds, 8 base62 digits).`;
 
 const CATCH_HEADER_LIST = Object.entries(CATCH_HEADERS).flat();
 
@@ -79,13 +80,13 @@ function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => voi
     const record = buildCapture({ binId: x.binId, method: x.req.method!, url: x.req.url!, rawHeaders: x.req.rawHeaders, body, sourceIp: x.sourceIp, now: now() });
     // The store publishes the live-stream event with the capture itself, so events of captures made
     // through different instances keep the order in which the captures were stored.
-    const announce = { channel: binChannel(x.binId), message: () => JSON.stringify(summaryToWire(summaryOf(record))) };
-    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp, announce }).then((count) => {
-      if (count === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
+    const announce = { channel: binChannel(x.binId), message: (id: string) => JSON.stringify(summaryToWire(summaryOf({ ...record, id }))) };
+    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp, announce }).then((captured) => {
+      if (captured === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
       // HEAD: Node sends the headers and drops the body.
       // The request id is base62: only the bin id needs escaping.
       // The headers are constants and ids, except a preflight's, which echo the request's: those are checked as usual.
-      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${record.id}"}`, ackHeaders(x.req, x.requestId), !isPreflight(x.req));
+      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${captured.id}"}`, ackHeaders(x.req, x.requestId), !isPreflight(x.req));
     });
   };
   return (x) => {

@@ -3,6 +3,7 @@ import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 import { createRecordIndexes } from './record-indexes.js';
 import { redisChannel } from './redis-pubsub.js';
+import { newTimeOrderedId } from '../../ids.js';
 
 /** Redis keeps data this long past its logical expiry; reads check expiry themselves. */
 export const EXPIRY_GRACE_MS = 60_000;
@@ -45,12 +46,14 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     deleteBin: (id) => indexes.remove(id, allKeys(id)),
     async captureRequest(req, { maxRequests, now, announce }) {
       const k = binKeys(prefix, req.binId);
+      const id = newTimeOrderedId('req_', req.timestamp);
       // Object.assign, not a spread followed by properties (a runtime call per property in V8, bench/object-spread.mjs).
-      const stored: StoredRequest = Object.assign({}, req, { body: req.body.toString('base64'), contentLength: req.body.length });
-      const args = [now, maxRequests, req.id, JSON.stringify(stored), EXPIRY_GRACE_MS];
+      const stored: StoredRequest = Object.assign({ id }, req, { body: req.body.toString('base64'), contentLength: req.body.length });
+      const args = [now, maxRequests, id, JSON.stringify(stored), EXPIRY_GRACE_MS];
       // The script publishes the announcement itself: publish order is then capture order across processes.
-      if (announce) args.push(redisChannel(prefix, announce.channel), announce.message());
-      return run<number | null>('captureRequest', [k.meta, k.order, k.reqs], args);
+      if (announce) args.push(redisChannel(prefix, announce.channel), announce.message(id));
+      const count = await run<number | null>('captureRequest', [k.meta, k.order, k.reqs], args);
+      return count === null ? null : { id, count };
     },
     async listRequests(binId, page) {
       const k = binKeys(prefix, binId);

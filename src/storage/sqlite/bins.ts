@@ -1,5 +1,7 @@
-import type { Announcement, BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PubSub } from '../types.js';
-import { PURGE_CHUNK_ROWS, run, type Db } from './database.js';
+import { DevutilError } from '../../errors.js';
+import { MAX_ID_SEQUENCE, newSequencedId, sequenceOfId } from '../../ids.js';
+import type { Announcement, BinRecord, BinStore, Captured, CapturedRequestSummary, NewCapture, PubSub } from '../types.js';
+import { PURGE_CHUNK_ROWS, REQUEST_KEY_SPAN, run, type Db } from './database.js';
 
 interface BinRow {
   id: string;
@@ -24,15 +26,18 @@ interface RequestRow {
   timestamp: number;
 }
 
-/** Up to `?2` captured requests of bin `?1` (one chunk of a purge, so no transaction holds the event loop long). */
-export const DELETE_BIN_REQUESTS_CHUNK = 'DELETE FROM captured_requests WHERE seq IN (SELECT seq FROM captured_requests WHERE bin_id = ? LIMIT ?)';
+/** The first and last rowid of bin `?`'s requests (bind the bin id twice). */
+const BIN_RANGE = `key BETWEEN (SELECT key * ${REQUEST_KEY_SPAN} FROM bins WHERE id = ?) AND (SELECT key * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} FROM bins WHERE id = ?)`;
+
+/** Up to `?3` captured requests of bin `?1` (bound twice; one chunk of a purge, so no transaction holds the event loop long). */
+export const DELETE_BIN_REQUESTS_CHUNK = `DELETE FROM captured_requests WHERE key IN (SELECT key FROM captured_requests WHERE ${BIN_RANGE} LIMIT ?)`;
 
 interface PendingCapture {
-  req: CapturedRequestRecord;
+  req: NewCapture;
   maxRequests: number;
   now: number;
   announce: Announcement | undefined;
-  resolve(count: number | null): void;
+  resolve(captured: Captured | null): void;
   reject(err: unknown): void;
 }
 
@@ -93,8 +98,8 @@ export const GROUP_COMMIT_ROWS = 48;
  */
 export const GROUP_COMMIT_BUSY = 8;
 
-/** A bin's retained requests: those after its `retained_after` (`?` is the bin id again). */
-const RETAINED = 'bin_seq > (SELECT retained_after FROM bins WHERE id = ?)';
+/** The rowids of bin `?`'s retained requests, those after its `retained_after` (bind the bin id twice). */
+const RETAINED_RANGE = `key BETWEEN (SELECT key * ${REQUEST_KEY_SPAN} + retained_after + 1 FROM bins WHERE id = ?) AND (SELECT key * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} FROM bins WHERE id = ?)`;
 
 /**
  * The bin store. `pubsub` is the store's in-process pubsub: announcements are published there in
@@ -112,36 +117,43 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     'SELECT * FROM bins WHERE owner_key_id = ? AND expires_at > ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?',
   );
   const countBins = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM bins WHERE owner_key_id = ? AND expires_at > ?');
-  const deleteRequests = db.prepare('DELETE FROM captured_requests WHERE bin_id = ?');
+  const deleteRequests = db.prepare<[string, string]>(`DELETE FROM captured_requests WHERE ${BIN_RANGE}`);
   const deleteBin = db.prepare('DELETE FROM bins WHERE id = ?');
   // SET reads the row as it was: `request_count + n` is the new count.
-  const bump = db.prepare<[number, number, number, string, number], { request_count: number; retained_after: number; deleted_through: number }>(
+  // A bin takes at most MAX_ID_SEQUENCE captures (its requests' bin_seq are the ids' sequence part
+  // and the low 32 bits of their keys): about 48 hours at 25000 a second.
+  const bump = db.prepare<[number, number, number, string, number, number], { key: number; request_count: number; retained_after: number; deleted_through: number }>(
     `UPDATE bins SET request_count = request_count + ?, retained_after = max(retained_after, request_count + ? - ?)
-     WHERE id = ? AND expires_at > ? RETURNING request_count, retained_after, deleted_through`,
+     WHERE id = ? AND expires_at > ? AND request_count + ? <= ${MAX_ID_SEQUENCE} RETURNING key, request_count, retained_after, deleted_through`,
   );
-  const insertRequest = db.prepare<[string, string, number, string, string, string, string, Buffer, string, number, string, number]>(
+  // The rowid is computed by SQLite in 64 bits (a bin key past 2^21 would not fit a JavaScript number).
+  const insertRequest = db.prepare<[number, number, string, string, number, string, string, string, string, Buffer, string, number, string, number]>(
     `INSERT INTO captured_requests
-       (id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       (key, id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
+     VALUES (? * ${REQUEST_KEY_SPAN} + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  // Retention: the rows no longer retained (a range of the index), deleted in runs.
-  const evict = db.prepare<[string, number]>('DELETE FROM captured_requests WHERE bin_id = ? AND bin_seq <= ?');
+  // Retention: the rows no longer retained, a range of the bin's keys, deleted in runs.
+  const evict = db.prepare<[number, number, number, number]>(`DELETE FROM captured_requests WHERE key BETWEEN ? * ${REQUEST_KEY_SPAN} + ? AND ? * ${REQUEST_KEY_SPAN} + ?`);
   const markDeleted = db.prepare<[number, string]>('UPDATE bins SET deleted_through = ? WHERE id = ?');
   const listRequests = db.prepare<[string, string, number, number], RequestRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE bin_id = ? AND ${RETAINED} ORDER BY bin_seq DESC LIMIT ? OFFSET ?`,
+    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE ${RETAINED_RANGE} ORDER BY key DESC LIMIT ? OFFSET ?`,
   );
-  const countRequests = db.prepare<[string, string], { n: number }>(`SELECT COUNT(*) AS n FROM captured_requests WHERE bin_id = ? AND ${RETAINED}`);
-  // Within the bin's range of its index, which carries the id (the table has no index on id alone).
-  const getRequest = db.prepare<[string, string, string], RequestRow>(
-    `SELECT * FROM captured_requests INDEXED BY captured_requests_by_bin WHERE id = ? AND bin_id = ? AND ${RETAINED}`,
+  // Every request after retained_after is stored (retention and clearing both move it).
+  const countRequests = db.prepare<[string], { n: number }>('SELECT request_count - retained_after AS n FROM bins WHERE id = ?');
+  // A request named by its bin_seq is one row of the bin's range; an id from before version 6 of
+  // the schema is looked for in the bin's retained range.
+  const getRequestBySeq = db.prepare<[number, string, string, string], RequestRow>(
+    `SELECT c.* FROM bins b JOIN captured_requests c ON c.key = b.key * ${REQUEST_KEY_SPAN} + ? WHERE b.id = ? AND c.id = ? AND c.bin_seq > b.retained_after AND c.bin_id = ?`,
   );
+  const getRequestById = db.prepare<[string, string, string], RequestRow>(`SELECT * FROM captured_requests WHERE ${RETAINED_RANGE} AND id = ?`);
+  const clearAll = db.prepare<[string]>('UPDATE bins SET retained_after = request_count, deleted_through = request_count WHERE id = ?');
 
-  const announce = ({ channel, message }: Announcement) => {
+  const announce = ({ channel, message }: Announcement, id: string) => {
     if (pubsub.hasSubscribers?.(channel) === false) return;
     // In-process delivery fails only when a subscriber throws: no reason to fail a stored capture
     // (nor to leave the rest of its batch unanswered).
     try {
-      pubsub.publish(channel, message()).catch(() => undefined);
+      pubsub.publish(channel, message(id)).catch(() => undefined);
     } catch {
       // as above
     }
@@ -154,7 +166,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   let waitedTurns = 0;
   let sizeLastTurn = 0;
   let lastGroupSize = 0;
-  const captureBatch = db.transaction((batch: PendingCapture[]): (number | null)[] => {
+  const captureBatch = db.transaction((batch: PendingCapture[]): (Captured | DevutilError | null)[] => {
     // One count bump per bin for the whole batch; its captures take the counts up to the new one in
     // arrival order (a bin gone or expired takes none).
     const perBin = new Map<string, PendingCapture[]>();
@@ -163,31 +175,36 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
       if (list) list.push(p);
       else perBin.set(p.req.binId, [p]);
     }
-    const counts = new Map<PendingCapture, number>();
+    const results = new Map<PendingCapture, Captured | DevutilError>();
     for (const [binId, captures] of perBin) {
       // The latest clock of the group: no capture lands in a bin that has expired by then.
       const now = captures[captures.length - 1]!.now;
       // The latest cap of the group applies to all of it.
       const maxRequests = captures[captures.length - 1]!.maxRequests;
-      const bumped = bump.get(captures.length, captures.length, maxRequests, binId, now);
+      const bumped = bump.get(captures.length, captures.length, maxRequests, binId, now, captures.length);
       if (!bumped) {
         const expiry = expiryOf.get(binId)?.expires_at;
         if (expiry !== undefined && expiry <= now) purgeExpiredBin(binId, now);
+        if (expiry !== undefined && expiry > now) {
+          const full = new DevutilError('storage_unavailable', `Bin ${binId} has taken the most captures one bin can hold (${MAX_ID_SEQUENCE}); create a new bin.`);
+          for (const p of captures) results.set(p, full);
+        }
         continue;
       }
       let binSeq = bumped.request_count - captures.length;
       for (const p of captures) {
         const r = p.req;
-        insertRequest.run(r.id, binId, ++binSeq, r.method, r.path, r.queryString, JSON.stringify(r.headers), r.body, r.contentType, r.body.length, r.sourceIp, r.timestamp);
-        counts.set(p, binSeq);
+        const id = newSequencedId('req_', ++binSeq);
+        insertRequest.run(bumped.key, binSeq, id, binId, binSeq, r.method, r.path, r.queryString, JSON.stringify(r.headers), r.body, r.contentType, r.body.length, r.sourceIp, r.timestamp);
+        results.set(p, { id, count: binSeq });
       }
       // Retention: the bump left the newest maxRequests retained; their elders' rows go once a run is full.
       if (bumped.retained_after - bumped.deleted_through >= EVICTION_RUN_ROWS) {
-        evict.run(binId, bumped.retained_after);
+        evict.run(bumped.key, bumped.deleted_through + 1, bumped.key, bumped.retained_after);
         markDeleted.run(bumped.retained_after, binId);
       }
     }
-    return batch.map((p) => counts.get(p) ?? null);
+    return batch.map((p) => results.get(p) ?? null);
   });
   const flushCaptures = () => {
     const wait = lastGroupSize >= GROUP_COMMIT_BUSY && pending.length > sizeLastTurn && pending.length < GROUP_COMMIT_ROWS;
@@ -203,21 +220,24 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     pending = [];
     lastGroupSize = batch.length;
     run(() => captureBatch(batch)).then(
-      (counts) => batch.forEach((p, i) => {
-        if (p.announce && counts[i] !== null) announce(p.announce);
-        p.resolve(counts[i]);
+      (results) => batch.forEach((p, i) => {
+        const result = results[i]!;
+        if (result instanceof DevutilError) return p.reject(result);
+        if (p.announce && result !== null) announce(p.announce, result.id);
+        p.resolve(result);
       }),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
   };
   const remove = db.transaction((id: string) => {
-    deleteRequests.run(id);
+    deleteRequests.run(id, id);
     return deleteBin.run(id).changes === 1;
   });
   // Answers how many were retained; the rows retention had not yet deleted go too.
   const clear = db.transaction((binId: string) => {
-    const retained = countRequests.get(binId, binId)!.n;
-    deleteRequests.run(binId);
+    const retained = countRequests.get(binId)?.n ?? 0;
+    deleteRequests.run(binId, binId);
+    clearAll.run(binId);
     return retained;
   });
 
@@ -229,7 +249,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const purgeStep = (id: string, now: number) => {
     if (!db.open) return void purging.delete(id);
     try {
-      if (deleteSomeRequests.run(id, PURGE_CHUNK_ROWS).changes === PURGE_CHUNK_ROWS) return void setImmediate(purgeStep, id, now);
+      if (deleteSomeRequests.run(id, id, PURGE_CHUNK_ROWS).changes === PURGE_CHUNK_ROWS) return void setImmediate(purgeStep, id, now);
       const expiry = expiryOf.get(id)?.expires_at;
       if (expiry !== undefined && expiry <= now) deleteBin.run(id);
     } catch {
@@ -264,12 +284,13 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
       }),
     listRequests: (binId, page) =>
       run(() => ({
-        total: countRequests.get(binId, binId)!.n,
+        total: countRequests.get(binId)?.n ?? 0,
         items: listRequests.all(binId, binId, page.limit, page.offset).map(toSummary),
       })),
     getRequest: (binId, requestId) =>
       run(() => {
-        const row = getRequest.get(requestId, binId, binId);
+        const seq = sequenceOfId('req_', requestId);
+        const row = seq !== null ? getRequestBySeq.get(seq, binId, requestId, binId) : getRequestById.get(binId, binId, requestId);
         if (!row) return null;
         const { contentLength: _ignored, ...summary } = toSummary(row);
         return { ...summary, headers: JSON.parse(row.headers!) as Record<string, string>, body: row.body! };

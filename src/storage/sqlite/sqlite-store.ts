@@ -41,7 +41,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     let budget = PURGE_CHUNK_ROWS;
     let bins = 0;
     for (const { id } of expiredBins.all(now, budget)) {
-      budget -= deleteBinRequests.run(id, budget).changes;
+      budget -= deleteBinRequests.run(id, id, budget).changes;
       if (budget === 0) break;
       bins += deleteBin.run(id).changes;
       budget--;
