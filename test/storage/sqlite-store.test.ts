@@ -4,6 +4,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
+import { MAX_ID_SEQUENCE } from '../../src/ids.js';
 import { EVICTION_RUN_ROWS, GROUP_COMMIT_BUSY, GROUP_COMMIT_MAX_WAIT_TURNS, GROUP_COMMIT_ROWS } from '../../src/storage/sqlite/bins.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';
@@ -202,4 +203,28 @@ it('sqlite: under load, captures that keep coming over a few event-loop turns sh
     ticking = false;
     await store.close();
   }
+});
+
+it('sqlite: a bin takes at most MAX_ID_SEQUENCE captures (its requests\' numbers fill 32 bits); past that a capture is 503 storage_unavailable and nothing changes', async () => {
+  const store = createSqliteStore({ dataDir: ':memory:' });
+  const now = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const full = binRecord('key_full', { createdAt: now, expiresAt: now + 3_600_000, requestCount: MAX_ID_SEQUENCE - 1 });
+  await store.bins.createBin(full);
+  const last = await store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now });
+  assert.equal(last!.count, MAX_ID_SEQUENCE);
+  assert.match(last!.id, /^req_4gfFC3[0-9A-Za-z]{22}$/, '4294967295 in 6 base62 digits');
+  assert.equal((await store.bins.getRequest(full.id, last!.id))!.id, last!.id);
+  await assert.rejects(store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now }), (err: unknown) => (err as { code?: string }).code === 'storage_unavailable');
+  assert.equal((await store.bins.getBin(full.id, now))!.requestCount, MAX_ID_SEQUENCE);
+  assert.deepEqual((await store.bins.listRequests(full.id, { limit: 10, offset: 0 })).items.map((r) => r.id), [last!.id]);
+  // Another bin in the same group commit is not held back by the full one.
+  const other = binRecord('key_full', { createdAt: now, expiresAt: now + 3_600_000 });
+  await store.bins.createBin(other);
+  const [refused, taken] = await Promise.allSettled([
+    store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now }),
+    store.bins.captureRequest(capturedRequest(other.id), { maxRequests: 10, now }),
+  ]);
+  assert.equal(refused.status, 'rejected');
+  assert.equal(taken.status === 'fulfilled' && taken.value!.count, 1);
+  await store.close();
 });
