@@ -258,6 +258,13 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     const numbers = await transform({ data: { n: Array(80_000).fill(-1.2345678901234567e-300) }, expression: `[${Array(18).fill('n').join(',')}]` });
     assert.equal(numbers.statusCode, 422);
     assert.match(numbers.json().detail, /bytes of JSON/);
+    // A single string whose JSON passes the bound is refused too: 6 million control characters are 36 MB of escapes.
+    const joined = await transform({ data: { e: '\u0001'.repeat(300_000) }, expression: `join('', [${Array(20).fill('e').join(',')}])` });
+    assert.equal(joined.statusCode, 422);
+    assert.match(joined.json().detail, /bytes of JSON/);
+    const joinedUnder = await transform({ data: { s }, expression: `join('', [${Array(9).fill('s').join(',')}])` });
+    assert.equal(joinedUnder.statusCode, 200);
+    assert.equal(joinedUnder.json().result.length, 9 * s.length);
   });
 
   it('a pad width beyond the bound is invalid_value', async () => {

@@ -55,6 +55,16 @@ function jsonPrimitiveBytes(value: unknown): number {
   return value === false ? 5 : 4;
 }
 
+/**
+ * At least the bytes of a primitive's JSON text, without reading a string: 6 per UTF-16 unit
+ * (`\u001f`; a character UTF-8 writes in 3 or 4 bytes takes 1 or 2 units) and the quotes; 24 for
+ * a number (`-1.7976931348623157e+308`); 5 for true/false/null.
+ */
+function jsonPrimitiveBytesAtMost(value: unknown): number {
+  if (typeof value === 'string') return 6 * value.length + 2;
+  return typeof value === 'number' ? 24 : 5;
+}
+
 /** Runtime error message → CONTRACT §3.2 `error_type`; first matching row wins. */
 const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
   [/unknown function/i, 'unknown_function'],
@@ -160,10 +170,21 @@ function resultTooLarge(what: string): DevutilError {
  * appears, and every scan adds at least its length: the scanning stops within the byte bound too.
  */
 function checkResultSize(result: unknown, expression: string): void {
+  // Bounds first (no string is read): the exact count only when they could pass the limit.
+  if (measureResult(result, expression, jsonPrimitiveBytesAtMost)) measureResult(result, expression, jsonPrimitiveBytes);
+}
+
+/**
+ * Walk a result as {@link checkResultSize} describes, with `primitiveBytes` for the bytes of its
+ * strings, numbers and literals. Throws past MAX_RESULT_NODES values, or past MAX_RESULT_BYTES when
+ * those bytes are exact; returns whether they passed MAX_RESULT_BYTES.
+ */
+function measureResult(result: unknown, expression: string, primitiveBytes: (value: unknown) => number): boolean {
+  const exact = primitiveBytes === jsonPrimitiveBytes;
   // Only containers go on the stack; their primitive members are counted where they stand.
   const stack: object[] = [];
   let count = 1;
-  let bytes = result !== null && typeof result === 'object' ? 0 : jsonPrimitiveBytes(result);
+  let bytes = result !== null && typeof result === 'object' ? 0 : primitiveBytes(result);
   if (result !== null && typeof result === 'object') stack.push(result);
   while (stack.length > 0) {
     const value = stack.pop()!;
@@ -176,7 +197,7 @@ function checkResultSize(result: unknown, expression: string): void {
     else {
       const keys = Object.keys(value);
       // Each key with its quotes and colon.
-      for (let i = 0; i < keys.length; i++) bytes += jsonStringBytes(keys[i]) + 1;
+      for (let i = 0; i < keys.length; i++) bytes += primitiveBytes(keys[i]) + 1;
       children = Object.values(value);
     }
     count += children.length;
@@ -186,10 +207,18 @@ function checkResultSize(result: unknown, expression: string): void {
     for (let i = 0; i < children.length; i++) {
       const child = children[i];
       if (child !== null && typeof child === 'object') stack.push(child);
-      else bytes += jsonPrimitiveBytes(child);
-      if (bytes > MAX_RESULT_BYTES) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
+      else bytes += primitiveBytes(child);
+      if (bytes > MAX_RESULT_BYTES) {
+        if (exact) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
+        return true;
+      }
     }
   }
+  if (bytes > MAX_RESULT_BYTES) {
+    if (exact) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
+    return true;
+  }
+  return false;
 }
 
 /**
