@@ -87,9 +87,8 @@ const TIME_CHARS = 8;
 
 /**
  * A public identifier whose text sorts by creation time: prefix + the epoch milliseconds in 8
- * base62 digits + 22 random base62 characters (131 bits, as {@link newId}). Rows keyed by it are
- * appended at the end of their index instead of at a random place, so a commit of many new rows
- * (captured requests) writes a few index pages, not one per row.
+ * base62 digits + 22 random base62 characters (131 bits, as {@link newId}). The Redis store names
+ * captured requests with it (the SQLite store uses {@link newSequencedId}).
  *
  * @example
  *   newTimeOrderedId('req_', 1795300000000) // 'req_0VbFd3rq' + 22 random characters

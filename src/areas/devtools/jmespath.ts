@@ -171,16 +171,20 @@ function resultTooLarge(what: string): DevutilError {
  */
 function checkResultSize(result: unknown, expression: string): void {
   // Bounds first (no string is read): the exact count only when they could pass the limit.
-  if (measureResult(result, expression, jsonPrimitiveBytesAtMost)) measureResult(result, expression, jsonPrimitiveBytes);
+  if (measureResult(result, expression, false)) measureResult(result, expression, true);
 }
 
 /**
- * Walk a result as {@link checkResultSize} describes, with `primitiveBytes` for the bytes of its
- * strings, numbers and literals. Throws past MAX_RESULT_NODES values, or past MAX_RESULT_BYTES when
- * those bytes are exact; returns whether they passed MAX_RESULT_BYTES.
+ * Walk a result as {@link checkResultSize} describes, counting its strings, numbers and literals
+ * exactly or by their bounds. Throws past MAX_RESULT_NODES values, or past MAX_RESULT_BYTES when
+ * exact; returns whether the bytes passed MAX_RESULT_BYTES.
  */
-function measureResult(result: unknown, expression: string, primitiveBytes: (value: unknown) => number): boolean {
-  const exact = primitiveBytes === jsonPrimitiveBytes;
+function measureResult(result: unknown, expression: string, exact: boolean): boolean {
+  const primitiveBytes = exact ? jsonPrimitiveBytes : jsonPrimitiveBytesAtMost;
+  const tooMany = () => {
+    if (exact) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
+    return true;
+  };
   // Only containers go on the stack; their primitive members are counted where they stand.
   const stack: object[] = [];
   let count = 1;
@@ -208,17 +212,10 @@ function measureResult(result: unknown, expression: string, primitiveBytes: (val
       const child = children[i];
       if (child !== null && typeof child === 'object') stack.push(child);
       else bytes += primitiveBytes(child);
-      if (bytes > MAX_RESULT_BYTES) {
-        if (exact) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
-        return true;
-      }
+      if (bytes > MAX_RESULT_BYTES) return tooMany();
     }
   }
-  if (bytes > MAX_RESULT_BYTES) {
-    if (exact) throw resultTooLarge(`${MAX_RESULT_BYTES} bytes of JSON`);
-    return true;
-  }
-  return false;
+  return bytes > MAX_RESULT_BYTES && tooMany();
 }
 
 /**

@@ -26,8 +26,13 @@ interface RequestRow {
   timestamp: number;
 }
 
-/** The first and last rowid of bin `?`'s requests (bind the bin id twice). */
-const BIN_RANGE = `key BETWEEN (SELECT key * ${REQUEST_KEY_SPAN} FROM bins WHERE id = ?) AND (SELECT key * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} FROM bins WHERE id = ?)`;
+/** The rowids of bin `?`'s requests whose bin_seq is past the bins column or number `after` (bind the bin id twice). */
+const keysAfter = (after: string) =>
+  `key BETWEEN (SELECT key * ${REQUEST_KEY_SPAN} + ${after} + 1 FROM bins WHERE id = ?) AND (SELECT key * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} FROM bins WHERE id = ?)`;
+/** All of bin `?`'s requests. */
+const BIN_RANGE = keysAfter('0');
+/** Bin `?`'s retained requests, those after its `retained_after`. */
+const RETAINED_RANGE = keysAfter('retained_after');
 
 /** Up to `?3` captured requests of bin `?1` (bound twice; one chunk of a purge, so no transaction holds the event loop long). */
 export const DELETE_BIN_REQUESTS_CHUNK = `DELETE FROM captured_requests WHERE key IN (SELECT key FROM captured_requests WHERE ${BIN_RANGE} LIMIT ?)`;
@@ -98,9 +103,6 @@ export const GROUP_COMMIT_ROWS = 48;
  */
 export const GROUP_COMMIT_BUSY = 8;
 
-/** The rowids of bin `?`'s retained requests, those after its `retained_after` (bind the bin id twice). */
-const RETAINED_RANGE = `key BETWEEN (SELECT key * ${REQUEST_KEY_SPAN} + retained_after + 1 FROM bins WHERE id = ?) AND (SELECT key * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} FROM bins WHERE id = ?)`;
-
 /**
  * The bin store. `pubsub` is the store's in-process pubsub: announcements are published there in
  * commit order (each batch in arrival order, which is bin_seq order), and only when someone listens.
@@ -142,8 +144,8 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const countRequests = db.prepare<[string], { n: number }>('SELECT request_count - retained_after AS n FROM bins WHERE id = ?');
   // A request named by its bin_seq is one row of the bin's range; an id from before version 6 of
   // the schema is looked for in the bin's retained range.
-  const getRequestBySeq = db.prepare<[number, string, string, string], RequestRow>(
-    `SELECT c.* FROM bins b JOIN captured_requests c ON c.key = b.key * ${REQUEST_KEY_SPAN} + ? WHERE b.id = ? AND c.id = ? AND c.bin_seq > b.retained_after AND c.bin_id = ?`,
+  const getRequestBySeq = db.prepare<[number, string, string], RequestRow>(
+    `SELECT c.* FROM bins b JOIN captured_requests c ON c.key = b.key * ${REQUEST_KEY_SPAN} + ? WHERE b.id = ? AND c.id = ? AND c.bin_seq > b.retained_after`,
   );
   const getRequestById = db.prepare<[string, string, string], RequestRow>(`SELECT * FROM captured_requests WHERE ${RETAINED_RANGE} AND id = ?`);
   const clearAll = db.prepare<[string]>('UPDATE bins SET retained_after = request_count, deleted_through = request_count WHERE id = ?');
@@ -290,7 +292,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     getRequest: (binId, requestId) =>
       run(() => {
         const seq = sequenceOfId('req_', requestId);
-        const row = seq !== null ? getRequestBySeq.get(seq, binId, requestId, binId) : getRequestById.get(binId, binId, requestId);
+        const row = seq !== null ? getRequestBySeq.get(seq, binId, requestId) : getRequestById.get(binId, binId, requestId);
         if (!row) return null;
         const { contentLength: _ignored, ...summary } = toSummary(row);
         return { ...summary, headers: JSON.parse(row.headers!) as Record<string, string>, body: row.body! };
