@@ -4,6 +4,7 @@ import { valueDepth } from '../../json-depth.js';
 import { isWellFormed } from '../../well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
+import { compileAst, type Evaluate } from './jmespath-compile.js';
 import { ExpressionReference, listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
 import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression, separateMinusSigns } from './jmespath-syntax.js';
@@ -75,10 +76,15 @@ const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
 ];
 
 type Ast = Parameters<SafeInterpreter['search']>[0];
+/** An expression's tree (its depth names what was too deep) and its closure. */
+interface Compiled {
+  ast: Ast;
+  evaluate: Evaluate;
+}
 const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
 /** Compiled expressions by text, one LRU per literal mode (no key built per request). */
-const caches = { standard: new Map<string, Ast>(), legacy: new Map<string, Ast>() };
+const caches = { standard: new Map<string, Compiled>(), legacy: new Map<string, Compiled>() };
 
 /** The library's runtime messages that are not sentences, in words. */
 const PLAIN_MESSAGES: Record<string, string> = {
@@ -120,7 +126,7 @@ function checkFunctionNames(node: unknown, expression: string): void {
   for (const value of Object.values(n)) if (typeof value === 'object') checkFunctionNames(value, expression);
 }
 
-function compileExpression(expression: string, options: TransformOptions): Ast {
+function compileExpression(expression: string, options: TransformOptions): Compiled {
   const cache = options.legacyLiterals ? caches.legacy : caches.standard;
   const cached = cache.get(expression);
   if (cached) {
@@ -129,11 +135,12 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
     return cached;
   }
   const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
-  let ast: Ast;
+  let compiled: Compiled;
   try {
     const source = rewriteRawStrings(separateMinusSigns(expression), scanExpression(expression));
-    ast = compile(source, libOptions) as Ast;
+    const ast = compile(source, libOptions) as Ast;
     checkFunctionNames(ast, expression);
+    compiled = { ast, evaluate: compileAst(ast, interpreter) };
   } catch (err) {
     if (err instanceof DevutilError) throw err;
     if (err instanceof RangeError) throw tooDeep('expression');
@@ -142,9 +149,9 @@ function compileExpression(expression: string, options: TransformOptions): Ast {
     const position = locateParseError(separateMinusSigns(expression), libOptions);
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
-  cache.set(expression, ast);
+  cache.set(expression, compiled);
   if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  return ast;
+  return compiled;
 }
 
 /**
@@ -228,10 +235,10 @@ function measureResult(result: unknown, expression: string, exact: boolean): boo
  *   transformJson({ people: [{ age: 30 }, { age: 40 }] }, 'people[?age > `35`].age') // → [40]
  */
 export function transformJson(data: unknown, expression: string, options: TransformOptions = {}): unknown {
-  const ast = compileExpression(expression, options);
+  const { ast, evaluate } = compileExpression(expression, options);
   let result: unknown;
   try {
-    result = interpreter.search(ast, data as never);
+    result = interpreter.run(evaluate, data as never);
   } catch (err) {
     // The stack ran out walking the data and the expression's tree together: the deeper of the two is named.
     if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
