@@ -298,6 +298,30 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal(schemaCacheStats().compiles, before);
   });
 
+  it('a schema found again among recent ones keeps its draft, format assertion and documents apart', async () => {
+    // Same schema object, different settings: each is its own compilation with its own answer.
+    const schema = { properties: { recentProbe: { format: 'email' } } };
+    const data = { recentProbe: 'not an email' };
+    for (let i = 0; i < 2; i++) {
+      assert.equal((await check({ data, schema })).json().valid, true);
+      assert.equal((await check({ data, schema, assert_format: true })).json().valid, false);
+      assert.equal((await check({ data, schema, draft: '7' })).json().valid, false);
+    }
+    // The same keys in another order are another text, compiled once more, with the same answer.
+    const reordered = { properties: { recentProbe: { minLength: 20, type: 'string' } } };
+    const ordered = { properties: { recentProbe: { type: 'string', minLength: 20 } } };
+    const before = schemaCacheStats().compiles;
+    for (const s of [ordered, reordered, ordered, reordered]) assert.equal((await check({ data, schema: s })).json().valid, false);
+    assert.equal(schemaCacheStats().compiles, before + 2);
+    // A document under `schemas` changed (same root schema): the new document is the one used.
+    const root = { $ref: 'https://example.test/recent.json' };
+    for (const [type, valid] of [['string', true], ['integer', false], ['string', true]] as const) {
+      const res = await check({ data: 'x', schema: root, schemas: { 'https://example.test/recent.json': { type } } });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().valid, valid, type);
+    }
+  });
+
   it('concurrent requests whose schemas share an $id each get their own answer', async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

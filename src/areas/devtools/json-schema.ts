@@ -18,6 +18,7 @@ import { describeFailures, type OutputUnit, type SchemaFailure } from './json-sc
 import { createCompileCache } from './json-schema-cache.js';
 import { describeCompileError, schemaError } from './json-schema-compile-errors.js';
 import { measureDepth, prepareSchema } from './json-schema-prepare.js';
+import { recentJson } from './recent-json.js';
 
 // Never fetch: every document a $ref may reach comes from the request (`schemas`).
 for (const scheme of ['http', 'https', 'file']) removeUriSchemePlugin(scheme);
@@ -201,24 +202,44 @@ export function prepareValidation(input: SchemaValidationInput): PreparedValidat
   const declared = draftOfDialect((input.schema as { $schema?: unknown } | null)?.$schema);
   const row = input.draft ? draftRow(input.draft) : (declared ?? draftRow(DEFAULT_DRAFT));
   const root = applyDraft(input.schema, row, input.draft !== undefined);
-  // The text is also the compile cache's key, so it holds everything that shapes a compilation
-  // (a key concatenated per request was flattened and hashed again on every call).
-  const text = JSON.stringify([row.draft, input.assertFormat === true, root, schemas]);
+  // A schema repeated from a recent request is found by comparison, without serializing it again;
+  // the same text then hits the compile cache at once (its hash is kept with the string).
+  const key = [row.draft, input.assertFormat === true, root, schemas];
+  let known = recentSchemas.find(key);
+  if (known === undefined) {
+    known = readSchemaText(key, root, schemas);
+    if (known.text.length <= SCHEMA_LIMITS.inProcessBytes) recentSchemas.remember(key, known);
+  }
+  const small = SCHEMA_LIMITS.inProcessBytes;
+  const isolation = known.isolation === 'none' && estimateJsonChars(input.data, small) > small ? 'large' : known.isolation;
+  return { input, row, root, schemas, text: known.text, isolation };
+}
+
+/** A request's schemas as text (the cache key), and where they make a validation run, the data aside. */
+type SchemaText = Pick<PreparedValidation, 'text' | 'isolation'>;
+
+/** The schemas of the last few requests with small ones, by their JSON values. */
+const recentSchemas = recentJson<SchemaText>(8);
+
+/** `key`: the draft, format assertion, root schema and documents: everything that shapes a compilation. */
+function readSchemaText(key: unknown[], root: unknown, schemas: Array<[string, unknown]>): SchemaText {
+  // (A key concatenated per request was flattened and hashed again on every call.)
+  const text = JSON.stringify(key);
   // The limit is in UTF-8 bytes, as documented (700000 'é' are 1.4 MB in 700000 characters): a
   // UTF-16 unit takes at most 3 bytes, so only text longer than a third of the limit is measured.
   const bytes = text.length * 3 > SCHEMA_LIMITS.maxBytes ? Buffer.byteLength(text, 'utf8') : text.length;
   if (bytes > SCHEMA_LIMITS.maxBytes) checkLimits(root, schemas, bytes);
-  const small = SCHEMA_LIMITS.inProcessBytes;
   // A `pattern` or `patternProperties` key shows in the text as `"pattern`: only then walk the schemas.
   // References make the schema a graph: a chain of `anyOf`s over the same `$ref` doubles the work
   // at each link (30 links ran a minute, then out of memory), so it runs where it can be stopped too.
+  // Large data runs on a worker too (prepareValidation).
   const isolation =
     text.includes('"pattern') && hasRegexKeyword([root, schemas])
       ? 'regex'
-      : text.length > small || estimateJsonChars(input.data, small) > small || REFERENCE_KEY.test(text)
+      : text.length > SCHEMA_LIMITS.inProcessBytes || REFERENCE_KEY.test(text)
         ? 'large'
         : 'none';
-  return { input, row, root, schemas, text, isolation };
+  return { text, isolation };
 }
 
 /**
