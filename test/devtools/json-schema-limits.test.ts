@@ -145,6 +145,22 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
       assert.deepEqual(cache.stats(), { compiles: 5, cached: 0 });
     });
 
+    it('a hit on the newest entry leaves the order as it is; a hit on another makes it the newest (module API)', async () => {
+      const cache = createCompileCache<string>({ entries: 2, bytes: 1000 });
+      let compiles = 0;
+      const get = (key: string) => cache.get(key, async () => `${key}#${++compiles}`);
+      await get('a');
+      await get('b');
+      assert.equal(await get('b'), 'b#2'); // the newest already
+      assert.equal(await get('a'), 'a#1'); // now the newest: 'b' is the oldest
+      assert.equal(await get('a'), 'a#1');
+      assert.equal(await get('c'), 'c#3'); // evicts 'b'
+      assert.equal(await get('a'), 'a#1'); // the newest again: 'c' is the oldest
+      assert.equal(await get('b'), 'b#4'); // evicts 'c'
+      assert.equal(await get('c'), 'c#5');
+      assert.deepEqual(cache.stats(), { compiles: 5, cached: 2 });
+    });
+
     it('a compilation that fails in a full cache evicts nothing (module API)', async () => {
       const cache = createCompileCache<string>({ entries: 2, bytes: 1000 });
       let compiles = 0;

@@ -85,6 +85,8 @@ const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
 /** Compiled expressions by text, one LRU per literal mode (no key built per request). */
 const caches = { standard: new Map<string, Compiled>(), legacy: new Map<string, Compiled>() };
+/** The compilation set last into its cache (the newest there). */
+let newest: Compiled | undefined;
 
 /** The library's runtime messages that are not sentences, in words. */
 const PLAIN_MESSAGES: Record<string, string> = {
@@ -130,8 +132,12 @@ function compileExpression(expression: string, options: TransformOptions): Compi
   const cache = options.legacyLiterals ? caches.legacy : caches.standard;
   const cached = cache.get(expression);
   if (cached) {
-    cache.delete(expression);
-    cache.set(expression, cached);
+    // Moved to the newest place, unless it is there already (an expression repeated request after request).
+    if (cached !== newest) {
+      cache.delete(expression);
+      cache.set(expression, cached);
+      newest = cached;
+    }
     return cached;
   }
   const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
@@ -150,6 +156,7 @@ function compileExpression(expression: string, options: TransformOptions): Compi
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
   cache.set(expression, compiled);
+  newest = compiled;
   if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return compiled;
 }

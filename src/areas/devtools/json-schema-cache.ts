@@ -34,6 +34,8 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
   const entries = new Map<string, Entry<T>>();
   let bytes = 0;
   let compiles = 0;
+  /** The key set last: the newest in the map's order. */
+  let newest: string | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   function exclusive(task: () => Promise<T>): Promise<T> {
@@ -53,13 +55,18 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
     get(key, compile) {
       const hit = entries.get(key);
       if (hit) {
-        entries.delete(key);
-        entries.set(key, hit);
+        // Moved to the newest place, unless it is there already (a schema repeated request after request).
+        if (key !== newest) {
+          entries.delete(key);
+          entries.set(key, hit);
+          newest = key;
+        }
         return hit.done ? hit.value! : hit.compiled;
       }
       compiles++;
       const entry: Entry<T> = { compiled: exclusive(compile), done: false, bytes: key.length };
       entries.set(key, entry);
+      newest = key;
       bytes += entry.bytes;
       entry.compiled.then(
         (value) => {
