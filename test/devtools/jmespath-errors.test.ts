@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { COMPILE_CACHE_CHARS, COMPILE_CACHE_SIZE, expressionCacheStats } from '../../src/areas/devtools/jmespath.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 describe('POST /v1/json-transform: answers and bad input', () => {
@@ -293,6 +294,23 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       const res = await transform({ data: { a: [i] }, expression: 'a[0]' });
       assert.equal(res.json().result, i);
     }
+  });
+
+  it('the compile cache is bounded by the characters of its expressions, oldest out first (long expressions take ~1 MB each compiled)', async () => {
+    // 110 distinct chains of 5005 characters: 550550 characters, over the 500000 kept.
+    const chain = (i: number) => `k${String(i).padStart(4, '0')}${'.a'.repeat(2500)}`;
+    for (let i = 0; i < 110; i++) {
+      const res = await transform({ data: { a: 1 }, expression: chain(i) });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().result, null);
+    }
+    const { standard } = expressionCacheStats();
+    assert.ok(standard.chars <= COMPILE_CACHE_CHARS, `${standard.chars} characters kept`);
+    assert.ok(standard.chars > COMPILE_CACHE_CHARS - 5005, `${standard.chars} characters kept`);
+    assert.ok(standard.entries <= COMPILE_CACHE_SIZE);
+    // Short expressions still fill the cache up to its entry bound.
+    for (let i = 0; i < COMPILE_CACHE_SIZE + 10; i++) await transform({ data: { a: i }, expression: `a || \`${i}\`` });
+    assert.equal(expressionCacheStats().standard.entries, COMPILE_CACHE_SIZE);
   });
 
   it('projections that multiply the data are stopped by the step budget (422)', async () => {

@@ -265,9 +265,18 @@ export function compileAst(ast: object, interpreter: SafeInterpreter): Evaluate 
       }
     }
     // Everything else (and anything a later library version adds): the interpreter, which spends its own steps.
-    return (value) => it.visit(node as never, value);
+    return interpreted(it, node);
   };
   return compileNode(ast as AstNode);
+}
+
+/**
+ * A node the interpreter evaluates. A function of its own, so that only these closures hold their
+ * node: one made inside `compileNode` would keep its `node` in the context every closure made
+ * there shares, and with it the whole tree.
+ */
+function interpreted(interpreter: SafeInterpreter, node: AstNode): Evaluate {
+  return (value) => interpreter.visit(node as never, value);
 }
 
 const ORDERINGS: Record<string, ((a: number, b: number) => boolean) | undefined> = {

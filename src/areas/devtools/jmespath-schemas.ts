@@ -1,5 +1,5 @@
 import { errorSchema } from '../../http/schemas.js';
-import { COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_BYTES, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
+import { COMPILE_CACHE_CHARS, COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_BYTES, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
 
 /** Longest expression accepted (characters). */
 export const MAX_EXPRESSION_LENGTH = 10_000;
@@ -27,7 +27,7 @@ export const jsonTransformSchema = {
     `${MAX_EXPRESSION_LENGTH} characters; a result of at most ${MAX_RESULT_NODES} values and ${MAX_RESULT_BYTES} bytes of JSON once expanded, a value repeated counting each time (else 422);`,
     `pad widths up to ${MAX_PAD_WIDTH}; at most ${MAX_STEPS} evaluation steps; strings built by \`to_string\`, \`join\` and`,
     `\`replace\` up to ${MAX_STRING_CHARS} characters; an expression or data nesting too deeply to evaluate is a 422.`,
-    `The last ${COMPILE_CACHE_SIZE} distinct expressions (per literal mode) are kept compiled.`,
+    `The last ${COMPILE_CACHE_SIZE} distinct expressions (per literal mode, at most ${COMPILE_CACHE_CHARS} characters of them in all) are kept compiled.`,
   ].join(' '),
   tags: ['devtools'],
   body: {

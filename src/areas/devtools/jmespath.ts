@@ -25,6 +25,12 @@ export interface TransformOptions {
 
 /** Compiled expressions kept (LRU): a repeated expression is parsed once. */
 export const COMPILE_CACHE_SIZE = 1000;
+/**
+ * Characters of the expressions kept compiled, in all (per literal mode): a compiled expression
+ * takes up to ~180 bytes of memory per character (a 10000-character chain of fields, 1.8 MB), so
+ * this bounds the cache near 90 MB where 1000 of the longest expressions would take 1.8 GB.
+ */
+export const COMPILE_CACHE_CHARS = 500_000;
 /** Nodes (values) a result may hold once expanded; `[@,@,@]` chains can grow exponentially. */
 export const MAX_RESULT_NODES = 2_000_000;
 /**
@@ -76,15 +82,31 @@ const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
 ];
 
 type Ast = Parameters<SafeInterpreter['search']>[0];
-/** An expression's tree (its depth names what was too deep) and its closure. */
+/** An expression's closure, and its tree's depth (it names what was too deep when the stack runs out). */
 interface Compiled {
-  ast: Ast;
+  depth: number;
   evaluate: Evaluate;
+}
+/** An LRU of compiled expressions by text, and the characters of its keys. */
+interface CompileCache {
+  entries: Map<string, Compiled>;
+  chars: number;
 }
 const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
 /** Compiled expressions by text, one LRU per literal mode (no key built per request). */
-const caches = { standard: new Map<string, Compiled>(), legacy: new Map<string, Compiled>() };
+const caches: Record<'standard' | 'legacy', CompileCache> = { standard: { entries: new Map(), chars: 0 }, legacy: { entries: new Map(), chars: 0 } };
+/**
+ * Expressions kept compiled and their characters, per literal mode (for tests).
+ *
+ * @example
+ *   expressionCacheStats().standard // → { entries: 12, chars: 340 }
+ */
+export function expressionCacheStats(): Record<'standard' | 'legacy', { entries: number; chars: number }> {
+  const stats = ({ entries, chars }: CompileCache) => ({ entries: entries.size, chars });
+  return { standard: stats(caches.standard), legacy: stats(caches.legacy) };
+}
+
 /** The compilation set last into its cache (the newest there). */
 let newest: Compiled | undefined;
 
@@ -130,12 +152,13 @@ function checkFunctionNames(node: unknown, expression: string): void {
 
 function compileExpression(expression: string, options: TransformOptions): Compiled {
   const cache = options.legacyLiterals ? caches.legacy : caches.standard;
-  const cached = cache.get(expression);
+  const { entries } = cache;
+  const cached = entries.get(expression);
   if (cached) {
     // Moved to the newest place, unless it is there already (an expression repeated request after request).
     if (cached !== newest) {
-      cache.delete(expression);
-      cache.set(expression, cached);
+      entries.delete(expression);
+      entries.set(expression, cached);
       newest = cached;
     }
     return cached;
@@ -146,7 +169,8 @@ function compileExpression(expression: string, options: TransformOptions): Compi
     const source = rewriteRawStrings(separateMinusSigns(expression), scanExpression(expression));
     const ast = compile(source, libOptions) as Ast;
     checkFunctionNames(ast, expression);
-    compiled = { ast, evaluate: compileAst(ast, interpreter) };
+    // The tree itself is not kept: the closures hold what they need of it.
+    compiled = { depth: valueDepth(ast), evaluate: compileAst(ast, interpreter) };
   } catch (err) {
     if (err instanceof DevutilError) throw err;
     if (err instanceof RangeError) throw tooDeep('expression');
@@ -155,9 +179,14 @@ function compileExpression(expression: string, options: TransformOptions): Compi
     const position = locateParseError(separateMinusSigns(expression), libOptions);
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
-  cache.set(expression, compiled);
+  entries.set(expression, compiled);
+  cache.chars += expression.length;
   newest = compiled;
-  if (cache.size > COMPILE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  while (entries.size > COMPILE_CACHE_SIZE || cache.chars > COMPILE_CACHE_CHARS) {
+    const oldest = entries.keys().next().value!;
+    entries.delete(oldest);
+    cache.chars -= oldest.length;
+  }
   return compiled;
 }
 
@@ -242,13 +271,13 @@ function measureResult(result: unknown, expression: string, exact: boolean): boo
  *   transformJson({ people: [{ age: 30 }, { age: 40 }] }, 'people[?age > `35`].age') // → [40]
  */
 export function transformJson(data: unknown, expression: string, options: TransformOptions = {}): unknown {
-  const { ast, evaluate } = compileExpression(expression, options);
+  const { depth, evaluate } = compileExpression(expression, options);
   let result: unknown;
   try {
     result = interpreter.run(evaluate, data as never);
   } catch (err) {
     // The stack ran out walking the data and the expression's tree together: the deeper of the two is named.
-    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
+    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(depth > valueDepth(data) ? 'expression' : 'data') : tooLarge();
     if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));
