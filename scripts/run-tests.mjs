@@ -26,15 +26,17 @@ function runPass(files, concurrency) {
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
     );
     const counts = { pass: 0, fail: 0, skipped: 0 };
-    let tail = '';
+    // All of it: the spec reporter lists the failures again after its counts, however long they are.
+    const output = [];
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
-      tail = (tail + chunk).slice(-4000);
+      output.push(chunk);
     });
     child.on('exit', (code) => {
+      const tail = Buffer.concat(output).toString('utf8');
       for (const key of Object.keys(counts)) {
-        const m = new RegExp(`ℹ ${key} (\\d+)`).exec(tail);
-        if (m) counts[key] = Number(m[1]);
+        const all = [...tail.matchAll(new RegExp(`^ℹ ${key} (\\d+)$`, 'gm'))];
+        if (all.length > 0) counts[key] = Number(all[all.length - 1][1]);
       }
       resolve({ code: code ?? 1, counts });
     });
