@@ -31,7 +31,7 @@ const TOOLS = [
     title: 'array-ops (sort by key, 20 objects)',
     path: '/v1/array-ops',
     body: BODIES.sortByKey,
-    note: 'a larger input, mostly parsing and serializing 929 B of JSON; a plain node:http server doing only that work reaches 44-55% of its own /healthz (tool-ceiling.md)',
+    note: 'a larger input, mostly parsing and serializing 929 B of JSON',
   },
   { title: 'array-ops (deduplicate 20 numbers)', path: '/v1/array-ops', body: BODIES.dedupNumbers },
   {

@@ -25,7 +25,7 @@ export const BODIES = {
   numberCurrency: { number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' },
   // The JMESPath case's five records, sorted by a key: the typical small array-ops request.
   sortPeople: { operation: 'sort', arrays: [people], options: { key: 'age' } },
-  // Four times as many (20 objects, 929 B): mostly JSON parsing and serializing (bench/tool-ceiling.mjs).
+  // Four times as many (20 objects, 929 B): mostly JSON parsing and serializing.
   sortByKey: { operation: 'sort', arrays: [[...people, ...people, ...people, ...people]], options: { key: 'age' } },
   dedupNumbers: { operation: 'deduplicate', arrays: [[5, 3, 9, 1, 7, 3, 5, 0, 2, 8], [4, 6, 9, 1, 0, 2, 2, 7, 6, 5]] },
   sha256: { data: 'x'.repeat(64), algorithm: 'sha256' },
