@@ -43,10 +43,11 @@ function send(res, status, value) {
 
 const plain = process.env.PLAIN_TRANSPORT === '1';
 
-function answer(res, tool, err, body) {
+// Some tools (jwt-verify) return a promise: every answer waits for its tool's value.
+async function answer(res, tool, err, body) {
   try {
     if (err) throw err;
-    send(res, 200, tool(JSON.parse(body.toString('utf8'))));
+    send(res, 200, await tool(JSON.parse(body.toString('utf8'))));
   } catch (e) {
     send(res, 400, { code: 'bad_request', detail: String(e) });
   }
