@@ -2,7 +2,6 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppContext } from '../context.js';
 import { DevutilError } from '../errors.js';
-import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord } from '../storage/types.js';
 import { creditPeriodAt } from './credit-period.js';
 import { findActiveKey, type DigestMemo } from './keys.js';
@@ -53,12 +52,12 @@ export interface Gate {
    * its credits. Refusals throw a DevutilError (401, 403, 429) whose headers include the
    * rate-limit headers when the limit was counted.
    */
-  admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): MaybePromise<Pass>;
+  admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): Promise<Pass>;
   /**
    * Keep the credits of a 2xx answer, give them back otherwise (or when `deliveredResult` is false:
    * a HEAD ran the work but sent no result); the X-Credits-* headers to send.
    */
-  settle(charge: Charge, status: number, deliveredResult?: boolean): MaybePromise<Record<string, string> | null>;
+  settle(charge: Charge, status: number, deliveredResult?: boolean): Promise<Record<string, string> | null>;
   /** Areas open to callers without a key (`PUBLIC_AREAS`). */
   readonly publicAreas: readonly Area[];
 }
@@ -100,80 +99,78 @@ function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
 export function createGate({ config, store, now, metrics }: Pick<AppContext, 'config' | 'store' | 'now' | 'metrics'>): Gate {
   const adminDigest = config.adminToken ? digest(config.adminToken) : null;
 
-  function identify(request: GateRequest, area: RouteArea): MaybePromise<Principal> {
+  async function identify(request: GateRequest, area: RouteArea): Promise<Principal> {
     const apiKey = header(request.headers, 'x-api-key');
     const marketKey = header(request.headers, 'x-marketplace-key');
-    let found: MaybePromise<ApiKeyRecord | null>;
+    let key: ApiKeyRecord | null;
     if (apiKey !== undefined) {
       // A marketplace-bound key is only valid through its proxy (with its host).
-      found = andThen(findActiveKey(store.keys, apiKey, digestMemo(request.socket)), (key) => (key?.marketplaceHost ? null : key));
+      key = await findActiveKey(store.keys, apiKey, digestMemo(request.socket));
+      if (key?.marketplaceHost) key = null;
     } else if (marketKey !== undefined) {
       const host = header(request.headers, 'x-marketplace-host')?.toLowerCase();
-      found = andThen(findActiveKey(store.keys, marketKey, digestMemo(request.socket)), (key) => (key?.marketplaceHost && key.marketplaceHost === host ? key : null));
+      key = await findActiveKey(store.keys, marketKey, digestMemo(request.socket));
+      if (!key?.marketplaceHost || key.marketplaceHost !== host) key = null;
     } else {
       if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
         return { key: null, plan: findPlan(config.plans, config.plans.defaultPlan)! };
       }
       throw new DevutilError('missing_api_key');
     }
-    return andThen(found, (key) => {
-      if (!key) throw new DevutilError('invalid_api_key');
-      const plan = findPlan(config.plans, key.plan);
-      if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
-      return { key, plan };
-    });
+    if (!key) throw new DevutilError('invalid_api_key');
+    const plan = findPlan(config.plans, key.plan);
+    if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
+    return { key, plan };
   }
 
-  function countRequest(request: GateRequest, principal: Principal): MaybePromise<Record<string, string> | null> {
+  async function countRequest(request: GateRequest, principal: Principal): Promise<Record<string, string> | null> {
     const limit = principal.plan.rateLimitPerMinute;
     if (limit === null) return null;
     const t = now();
     const windowId = Math.floor(t / RATE_WINDOW_MS);
     const subject = principal.key ? principal.key.id : `ip:${request.ip()}`;
-    return andThen(store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS), (count) => {
-      const resetAt = (windowId + 1) * RATE_WINDOW_MS;
-      const headers = {
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': String(Math.max(0, limit - count)),
-        'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
-      };
-      if (count > limit) {
-        throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
-          headers: { ...headers, 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
-        });
-      }
-      return headers;
-    });
+    const count = await store.usage.hitRateLimit(subject, windowId, RATE_WINDOW_MS);
+    const resetAt = (windowId + 1) * RATE_WINDOW_MS;
+    const headers = {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - count)),
+      'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+    };
+    if (count > limit) {
+      throw new DevutilError('rate_limited', `Rate limit of ${limit} requests per minute reached.`, {
+        headers: { ...headers, 'retry-after': String(Math.max(1, Math.ceil((resetAt - t) / 1000))) },
+      });
+    }
+    return headers;
   }
 
   /** `rateHeaders` go out with a refusal too, as with any answer after the request was counted. */
-  function reserveCredits(principal: Principal, area: Area, rateHeaders: Record<string, string> | null): MaybePromise<Charge | null> {
+  async function reserveCredits(principal: Principal, area: Area, rateHeaders: Record<string, string> | null): Promise<Charge | null> {
     const cost = costOf(principal.plan, area);
     if (cost === 0) return null;
     const t = now();
     const period = creditPeriodAt(t);
     const limit = principal.plan.monthlyCredits;
     const keyId = principal.key!.id;
-    return andThen(store.usage.reserveCredits(keyId, period.id, cost, limit), ({ ok, used }) => {
-      if (!ok) {
-        const left = Math.max(0, (limit ?? 0) - used);
-        const why = left === 0 ? 'No credits left this month' : `This call costs ${cost} credits and ${left} ${left === 1 ? 'is' : 'are'} left this month`;
-        throw new DevutilError('credits_exhausted', `${why}; they reset at ${period.endIso}.`, {
-          headers: {
-            ...rateHeaders,
-            'retry-after': String(Math.ceil((period.end - t) / 1000)),
-            'x-credits-limit': String(limit),
-            'x-credits-remaining': String(left),
-          },
-        });
-      }
-      return { keyId, area, period: period.id, cost, limit, used };
-    });
+    const { ok, used } = await store.usage.reserveCredits(keyId, period.id, cost, limit);
+    if (!ok) {
+      const left = Math.max(0, (limit ?? 0) - used);
+      const why = left === 0 ? 'No credits left this month' : `This call costs ${cost} credits and ${left} ${left === 1 ? 'is' : 'are'} left this month`;
+      throw new DevutilError('credits_exhausted', `${why}; they reset at ${period.endIso}.`, {
+        headers: {
+          ...rateHeaders,
+          'retry-after': String(Math.ceil((period.end - t) / 1000)),
+          'x-credits-limit': String(limit),
+          'x-credits-remaining': String(left),
+        },
+      });
+    }
+    return { keyId, area, period: period.id, cost, limit, used };
   }
 
   return {
     publicAreas: config.publicAreas,
-    admit(request, area, free) {
+    async admit(request, area, free) {
       if (area === 'admin') {
         const given = header(request.headers, 'x-admin-token');
         // Both sides hashed to 32 bytes: comparison time depends on neither value nor length.
@@ -182,24 +179,21 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
         }
         return { principal: null, charge: null, headers: null };
       }
-      return andThen(identify(request, area), (principal) => {
-        if (area !== 'account' && !principal.plan.areas.includes(area)) {
-          throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
-        }
-        return andThen(countRequest(request, principal), (headers) => {
-          if (area === 'account' || free || !principal.key) return { principal, charge: null, headers };
-          return andThen(reserveCredits(principal, area, headers), (charge) => ({ principal, charge, headers }));
-        });
-      });
+      const principal = await identify(request, area);
+      if (area !== 'account' && !principal.plan.areas.includes(area)) {
+        throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
+      }
+      const headers = await countRequest(request, principal);
+      if (area === 'account' || free || !principal.key) return { principal, charge: null, headers };
+      return { principal, charge: await reserveCredits(principal, area, headers), headers };
     },
 
     // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
-    settle(charge, status, deliveredResult = true) {
+    async settle(charge, status, deliveredResult = true) {
       const ok = deliveredResult && status >= 200 && status < 300;
       if (ok) metrics.spend(charge.area, charge.cost);
-      return andThen(ok ? charge.used : store.usage.refundCredits(charge.keyId, charge.period, charge.cost), (used) =>
-        charge.limit === null ? null : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) },
-      );
+      const used = ok ? charge.used : await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
+      return charge.limit === null ? null : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) };
     },
   };
 }

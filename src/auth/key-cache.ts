@@ -1,4 +1,3 @@
-import { andThen } from '../maybe-promise.js';
 import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type PubSub } from '../storage/types.js';
 
 /**
@@ -85,19 +84,17 @@ export async function withKeyCache(keys: KeyStore, now: () => number, pubsub: Pu
   const unsubscribe = await pubsub.subscribe(KEY_CHANGES_CHANNEL, heard);
   return {
     ...keys,
-    // A hit answers synchronously: no promise on the per-request path.
-    findKeyByDigest(digest) {
+    async findKeyByDigest(digest) {
       const hit = byDigest.get(digest);
       if (hit && hit.until > now()) return hit.record;
       const asked = changes;
-      return andThen(keys.findKeyByDigest(digest), (record) => {
-        if (!record) byDigest.delete(digest);
-        else if (asked === changes) {
-          if (byDigest.size >= MAX_ENTRIES) byDigest.delete(byDigest.keys().next().value!);
-          byDigest.set(digest, { record, until: now() + KEY_CACHE_TTL_MS });
-        }
-        return record;
-      });
+      const record = await keys.findKeyByDigest(digest);
+      if (!record) byDigest.delete(digest);
+      else if (asked === changes) {
+        if (byDigest.size >= MAX_ENTRIES) byDigest.delete(byDigest.keys().next().value!);
+        byDigest.set(digest, { record, until: now() + KEY_CACHE_TTL_MS });
+      }
+      return record;
     },
     revokeKey: (id, at) => change(id, () => keys.revokeKey(id, at)),
     rotateKey: (id, digest, hint) => change(id, () => keys.rotateKey(id, digest, hint)),

@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
 import { newId, randomString } from '../ids.js';
-import { andThen, type MaybePromise } from '../maybe-promise.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
 export const API_KEY_PATTERN = /^dk_[0-9A-Za-z]{32}$/;
@@ -71,8 +70,11 @@ export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: A
  * The active key a secret belongs to, or null (unknown format, unknown digest, revoked).
  * `memo` remembers the last secret and its digest for one caller (a connection), so a client that
  * sends the same key on every request of a keep-alive connection has it hashed once.
+ *
+ * @example
+ *   await findActiveKey(store.keys, 'dk_0123456789abcdefghijABCDEFGHIJKL') // its ApiKeyRecord, or null
  */
-export function findActiveKey(keys: KeyStore, secret: string, memo?: DigestMemo): MaybePromise<ApiKeyRecord | null> {
+export async function findActiveKey(keys: KeyStore, secret: string, memo?: DigestMemo): Promise<ApiKeyRecord | null> {
   let digest: string;
   if (memo !== undefined && memo.secret === secret) digest = memo.digest;
   else {
@@ -83,7 +85,8 @@ export function findActiveKey(keys: KeyStore, secret: string, memo?: DigestMemo)
       memo.digest = digest;
     }
   }
-  return andThen(keys.findKeyByDigest(digest), (record) => (record && record.revokedAt === null ? record : null));
+  const record = await keys.findKeyByDigest(digest);
+  return record && record.revokedAt === null ? record : null;
 }
 
 /** The last secret one connection presented and its digest (see {@link findActiveKey}). */

@@ -4,7 +4,6 @@ import type { ErrorCode } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
 import { mergeErrorResponses } from '../http/schemas.js';
 import { prependHook } from '../http/route-hooks.js';
-import { andThen, isPromise, type MaybePromise } from '../maybe-promise.js';
 import type { Charge, Gate, Principal, RouteArea } from './gate.js';
 
 export type { RouteArea } from './gate.js';
@@ -83,47 +82,25 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       // Hooks go on the route itself, with its area bound: public routes pay for none of them.
       const routeArea = area;
       const free = route.config?.free === true;
-      // Callback-style hooks: when the store answers from memory the request passes without a promise.
-      route.onRequest = prependHook(route.onRequest, (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) =>
-        settle(
-          () =>
-            andThen(gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free), (pass) => {
-              request.principal = pass.principal;
-              request.charge = pass.charge;
-              if (pass.headers) reply.headers(pass.headers);
-            }),
-          () => done(),
-          done,
-        ),
-      );
+      route.onRequest = prependHook(route.onRequest, async (request: FastifyRequest, reply: FastifyReply) => {
+        const pass = await gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free);
+        request.principal = pass.principal;
+        request.charge = pass.charge;
+        if (pass.headers) reply.headers(pass.headers);
+      });
       if (area !== 'admin' && area !== 'account' && !free) {
-        route.onSend = prependHook(route.onSend, (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+        route.onSend = prependHook(route.onSend, async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
           const charge = request.charge;
-          if (!charge) return done(null, payload);
+          if (!charge) return payload;
           request.charge = null;
-          settle(
-            // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
-            () => andThen(gate.settle(charge, reply.statusCode, request.method !== 'HEAD'), (headers) => void (headers && reply.headers(headers))),
-            () => done(null, payload),
-            (err) => done(err),
-          );
+          // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
+          const headers = await gate.settle(charge, reply.statusCode, request.method !== 'HEAD');
+          if (headers) reply.headers(headers);
+          return payload;
         });
       }
     }
   });
-}
-
-/** Run `step`; `onDone` when it finished (now or later), `onError` when it threw or rejected. */
-function settle(step: () => MaybePromise<void>, onDone: () => void, onError: (err: Error) => void): void {
-  let result: MaybePromise<void>;
-  try {
-    result = step();
-  } catch (err) {
-    onError(err as Error);
-    return;
-  }
-  if (isPromise(result)) result.then(onDone, onError);
-  else onDone();
 }
 
 /** Authentication, plans, credits and rate limits for every route of the app. */

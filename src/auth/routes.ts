@@ -3,7 +3,6 @@ import type { AppContext } from '../context.js';
 import { DevutilError, invalidField } from '../errors.js';
 import { deletedSchema, errorResponses, timestampSchema } from '../http/schemas.js';
 import { issueKey, keyToWire, MARKETPLACE_HOST_PATTERN, rotateKey } from './keys.js';
-import { andThen } from '../maybe-promise.js';
 import { creditPeriodAt } from './credit-period.js';
 import { findPlan } from './plans.js';
 
@@ -78,11 +77,11 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         },
       },
     },
-  }, (request) => {
-    // Not async: with SQLite the usage is in memory and the answer is sent without a promise.
+  }, async (request) => {
     const { key, plan } = request.principal!;
     const period = creditPeriodAt(now());
-    return andThen(key ? store.usage.creditsUsed(key.id, period.id) : 0, (used) => ({
+    const used = key ? await store.usage.creditsUsed(key.id, period.id) : 0;
+    return {
       key_id: key?.id ?? null,
       name: key?.name ?? '',
       plan: plan.name,
@@ -94,7 +93,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
         resets_at: period.endIso,
       },
       rate_limit_per_minute: plan.rateLimitPerMinute,
-    }));
+    };
   });
 
   if (!config.adminToken) return;

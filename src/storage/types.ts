@@ -1,9 +1,6 @@
-import type { MaybePromise } from '../maybe-promise.js';
-
 /**
- * The store interfaces. Every method is async (a few hot ones may answer synchronously, typed
- * MaybePromise) so SQLite (embedded default) and Redis (scale-out)
- * implement the same contract; callers never know which one they have. All times are epoch
+ * The store interfaces. Every method returns a promise, so SQLite (embedded default) and Redis
+ * (scale-out) implement the same contract; callers never know which one they have. All times are epoch
  * milliseconds. Methods that depend on expiry take `now` so tests can freeze time; an expired bin
  * or mock is reported exactly as a missing one. A store that cannot reach its backend throws
  * `DevutilError('storage_unavailable')` and never pretends a write happened.
@@ -32,8 +29,7 @@ export interface ApiKeyRecord {
  */
 export interface KeyStore {
   createKey(record: ApiKeyRecord): Promise<void>;
-  /** May answer synchronously (a cache hit); callers await or use `andThen`. */
-  findKeyByDigest(digest: string): MaybePromise<ApiKeyRecord | null>;
+  findKeyByDigest(digest: string): Promise<ApiKeyRecord | null>;
   getKey(id: string): Promise<ApiKeyRecord | null>;
   /** All keys, oldest first. */
   listKeys(): Promise<ApiKeyRecord[]>;
@@ -44,18 +40,17 @@ export interface KeyStore {
   rotateKey(id: string, digest: string, hint: string): Promise<boolean>;
 }
 
-/** Usage may be answered synchronously (SQLite counts in memory): callers await or use `andThen`. */
 export interface UsageStore {
   /**
    * Atomically adds `cost` to the key's usage for `period` unless that would exceed `limit`
    * (`null` = no limit). Two concurrent calls with one credit left: exactly one gets `ok: true`.
    */
-  reserveCredits(keyId: string, period: string, cost: number, limit: number | null): MaybePromise<{ ok: boolean; used: number }>;
+  reserveCredits(keyId: string, period: string, cost: number, limit: number | null): Promise<{ ok: boolean; used: number }>;
   /** Gives back credits reserved for a call that did not succeed; returns the new usage. */
-  refundCredits(keyId: string, period: string, cost: number): MaybePromise<number>;
-  creditsUsed(keyId: string, period: string): MaybePromise<number>;
+  refundCredits(keyId: string, period: string, cost: number): Promise<number>;
+  creditsUsed(keyId: string, period: string): Promise<number>;
   /** Counts one hit for `subject` in the fixed window `windowId` (lasting `windowMs`); returns the count. */
-  hitRateLimit(subject: string, windowId: number, windowMs: number): MaybePromise<number>;
+  hitRateLimit(subject: string, windowId: number, windowMs: number): Promise<number>;
 }
 
 export interface Page {
@@ -174,18 +169,15 @@ export type MockPatch = Partial<Omit<MockRecord, 'id' | 'ownerKeyId' | 'createdA
 
 export interface MockStore {
   createMock(mock: MockRecord): Promise<void>;
-  /** A live mock (a copy: changing it changes nothing stored); a store that has it in memory answers without a promise. */
-  getMock(id: string, now: number): MaybePromise<MockRecord | null>;
+  /** A live mock (a copy: changing it changes nothing stored). */
+  getMock(id: string, now: number): Promise<MockRecord | null>;
   /** The owner's live mocks, newest first. */
   listMocks(ownerKeyId: string, page: Page, now: number): Promise<PageOf<MockRecord>>;
   /** Applies the patch to a live mock; returns the updated record or null when missing/expired. */
   updateMock(id: string, patch: MockPatch, now: number): Promise<MockRecord | null>;
   deleteMock(id: string): Promise<boolean>;
-  /**
-   * Atomically counts one served request; returns the new hit count or null when missing/expired.
-   * A store that counts in memory answers without a promise, so the answer is not held back.
-   */
-  recordMockHit(id: string, now: number): MaybePromise<number | null>;
+  /** Atomically counts one served request; returns the new hit count or null when missing/expired. */
+  recordMockHit(id: string, now: number): Promise<number | null>;
 }
 
 /** Publish/subscribe between service instances (in-process for SQLite, Redis pub/sub for Redis). */

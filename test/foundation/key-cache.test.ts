@@ -21,7 +21,7 @@ function storeAnnouncingAfter(delayMs: number) {
     if (Number.isFinite(delayMs)) setTimeout(() => subscribers.forEach((s) => s(id)), delayMs);
   };
   const keys = {
-    findKeyByDigest: (digest: string) => (digest === record.digest && !revoked ? record : null),
+    findKeyByDigest: async (digest: string) => (digest === record.digest && !revoked ? record : null),
     revokeKey: async (id: string) => {
       if (revoked || id !== record.id) return false;
       revoked = true;

@@ -40,17 +40,17 @@ it('sqlite: mock hits counted in memory are in the rows before any read, after t
   const first = createSqliteStore({ dataDir: dir });
   const mock = mockRecord('key_hits', { createdAt: T0, expiresAt: T0 + 3_600_000 });
   await first.mocks.createMock(mock);
-  for (let i = 1; i <= 3; i++) assert.equal(first.mocks.recordMockHit(mock.id, T0), i, 'counted at once, without a promise');
+  for (let i = 1; i <= 3; i++) assert.equal(await first.mocks.recordMockHit(mock.id, T0), i, 'counted in memory, each with its own count');
   assert.equal((await first.mocks.listMocks('key_hits', { limit: 10, offset: 0 }, T0)).items[0].hitCount, 3, 'a list reads the rows: they hold every hit');
-  assert.equal(first.mocks.recordMockHit(mock.id, T0), 4);
+  assert.equal(await first.mocks.recordMockHit(mock.id, T0), 4);
   assert.equal((await first.mocks.updateMock(mock.id, { statusCode: 202 }, T0))!.hitCount, 4, 'a patch keeps the count');
-  assert.equal(first.mocks.recordMockHit(mock.id, T0), 5);
+  assert.equal(await first.mocks.recordMockHit(mock.id, T0), 5);
   await new Promise((r) => setTimeout(r, HIT_FLUSH_MS + 200));
   const reader = createSqliteStore({ dataDir: dir }); // another connection sees the flushed hits
   assert.equal((await reader.mocks.getMock(mock.id, T0))!.hitCount, 5);
   await reader.close();
-  assert.equal(first.mocks.recordMockHit(mock.id, T0), 6);
-  assert.equal(first.mocks.recordMockHit('mock_missing', T0), null);
+  assert.equal(await first.mocks.recordMockHit(mock.id, T0), 6);
+  assert.equal(await first.mocks.recordMockHit('mock_missing', T0), null);
   await first.close();
   const second = createSqliteStore({ dataDir: dir });
   assert.equal((await second.mocks.getMock(mock.id, T0))!.hitCount, 6, 'close writes the last hits');

@@ -1,7 +1,6 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
-import type { MaybePromise } from '../../maybe-promise.js';
 import { ecPublicPoint } from './ec-point.js';
 import { runInWorker } from './crypto-workers.js';
 import { createTtlCache } from '../../ttl-cache.js';
@@ -97,26 +96,24 @@ function mismatchedPair(): never {
  * @example
  *   await checkPrivateJwk({ ...p256Jwk, d: otherKeysD }, importedKey) // throws: 422 on private_key
  */
-export function checkPrivateJwk(wire: WireKey, imported: KeyObject): MaybePromise<void> {
+export async function checkPrivateJwk(wire: WireKey, imported: KeyObject): Promise<void> {
   const jwk = wireKeyOf(wire);
-  if (typeof jwk === 'string') return undefined;
+  if (typeof jwk === 'string') return;
   if (jwk.kty === 'OKP') {
     // An OKP `x` is a fixed-length byte string (RFC 8037), compared byte for byte.
     if (createPublicKey(imported).export({ format: 'jwk' }).x !== jwk.x) mismatchedPair();
-    return undefined;
+    return;
   }
   const curve = jwk.kty === 'EC' ? EC_CURVES[String(jwk.crv)] : undefined;
-  if (curve === undefined || typeof jwk.d !== 'string') return undefined;
+  if (curve === undefined || typeof jwk.d !== 'string') return;
   // A worker that fails is the service's fault (a 5xx), not the key's: only an invalid scalar (null) refuses it.
-  const compare = (point: string | null) => {
-    if (point === null) mismatchedPair(); // d out of range (0, or not below the group order)
-    const bytes = Buffer.from(point, 'base64url'); // 0x04 || X || Y
-    const size = (bytes.length - 1) / 2;
-    const x = bytes.subarray(1, 1 + size).toString('base64url');
-    const y = bytes.subarray(1 + size).toString('base64url');
-    if (coordinate(x) !== coordinate(jwk.x) || coordinate(y) !== coordinate(jwk.y)) mismatchedPair();
-  };
-  return curve.slow ? runInWorker('ec-public-point', curve.openssl, jwk.d).then(compare) : compare(ecPublicPoint(curve.openssl, jwk.d));
+  const point = curve.slow ? await runInWorker('ec-public-point', curve.openssl, jwk.d) : ecPublicPoint(curve.openssl, jwk.d);
+  if (point === null) mismatchedPair(); // d out of range (0, or not below the group order)
+  const bytes = Buffer.from(point, 'base64url'); // 0x04 || X || Y
+  const size = (bytes.length - 1) / 2;
+  const x = bytes.subarray(1, 1 + size).toString('base64url');
+  const y = bytes.subarray(1 + size).toString('base64url');
+  if (coordinate(x) !== coordinate(jwk.x) || coordinate(y) !== coordinate(jwk.y)) mismatchedPair();
 }
 
 /**

@@ -1,5 +1,4 @@
 import { invalidField } from '../../errors.js';
-import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 import { createSignature } from './jwt-signature.js';
 
@@ -49,14 +48,14 @@ const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value), 'utf
 /**
  * Sign a JWT (RFC 7515 compact serialization of the JSON header and claims). `iat` is `now`
  * unless the payload carries one; `expiresIn`, `notBefore`, `issuer`, `subject` and `audience`
- * set (and override) `exp`, `nbf`, `iss`, `sub`, `aud`. A promise only for the algorithms whose
- * signing runs on the thread pool (RS*, PS*, ES384, ES512).
+ * set (and override) `exp`, `nbf`, `iss`, `sub`, `aud`. Signing with RS*, PS*, ES384 and ES512
+ * runs on the thread pool.
  *
  * @example
  *   await signJwt({ algorithm: 'HS256', key, keyField: 'secret', payload: { sub: '42' }, expiresIn: 3600, now: Date.now() })
  *   // { token: 'eyJ...', header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', iat: ..., exp: ... } }
  */
-export function signJwt(input: SignJwtInput): MaybePromise<SignedJwt> {
+export async function signJwt(input: SignJwtInput): Promise<SignedJwt> {
   const mismatch = keyMismatch(input.algorithm, input.key);
   if (mismatch) throw invalidField(input.keyField, mismatch);
   for (const [claim, valid] of Object.entries(CLAIM_TYPES)) {
@@ -79,9 +78,6 @@ export function signJwt(input: SignJwtInput): MaybePromise<SignedJwt> {
   // `alg` first, as jsonwebtoken and jose write it, so the same input gives the same token string.
   const header: Record<string, unknown> = { alg: input.algorithm, typ: 'JWT', ...extra };
   const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
-  return andThen(createSignature(input.algorithm, input.key, signingInput), (signature) => ({
-    token: `${signingInput}.${signature}`,
-    header,
-    payload,
-  }));
+  const signature = await createSignature(input.algorithm, input.key, signingInput);
+  return { token: `${signingInput}.${signature}`, header, payload };
 }

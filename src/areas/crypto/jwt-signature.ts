@@ -1,6 +1,5 @@
 import { constants, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import type { MaybePromise } from '../../maybe-promise.js';
 import { hmacText, sameText, type HmacHash } from './hmac.js';
 import { HmacSecret, JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 
@@ -26,31 +25,30 @@ const hmac = (row: JwtAlgorithm, key: JwtKey, signingInput: string) =>
 /**
  * The JWS signature of `signingInput` (`header.payload`, base64url), itself base64url, with
  * node:crypto. The key must already fit the algorithm (see `keyMismatch`). Slow operations (the
- * row's `offEventLoop`: RSA private keys, P-384 and P-521) run on the thread pool and return a
- * promise; the rest return now.
+ * row's `offEventLoop`: RSA private keys, P-384 and P-521) run on the thread pool; the rest inline.
  *
  * @example
- *   createSignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30') // 43 base64url characters (32 bytes)
+ *   await createSignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30') // 43 base64url characters (32 bytes)
  */
-export function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): MaybePromise<string> {
+export async function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): Promise<string> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   if (row.family === 'hmac') return hmac(row, key, signingInput);
   if (key instanceof HmacSecret) throw new TypeError(`${alg} cannot sign with an HMAC secret`); // keyMismatch refuses it first
   const data = Buffer.from(signingInput, 'ascii');
   const options = { key, ...KEY_OPTIONS[row.family](row) };
   if (!row.offEventLoop?.includes('sign')) return sign(row.hash, data, options).toString('base64url');
-  return signOnThreadPool(row.hash, data, options).then((signature) => signature.toString('base64url'));
+  return (await signOnThreadPool(row.hash, data, options)).toString('base64url');
 }
 
 /**
  * Check a JWS signature (base64url, as in the token) over `signingInput` with node:crypto; HMACs
  * compare in constant time. Inline for the algorithms whose check takes microseconds, on the
- * thread pool (a promise) for P-384 and P-521. The key must already fit the algorithm (see `keyMismatch`).
+ * thread pool for P-384 and P-521. The key must already fit the algorithm (see `keyMismatch`).
  *
  * @example
- *   verifySignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30', 'ZBuY...') // true
+ *   await verifySignature('HS256', secretKey, 'eyJhbGciOiJIUzI1NiJ9.e30', 'ZBuY...') // true
  */
-export function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: string): MaybePromise<boolean> {
+export async function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: string): Promise<boolean> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   if (row.family === 'hmac') {
     const expected = hmac(row, key, signingInput);

@@ -1,4 +1,3 @@
-import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 import { checkClaims } from './jwt-claims.js';
 import { JwtMalformedError, readJwt } from './jwt-decode.js';
@@ -32,14 +31,13 @@ const fail = (reason: VerifyReason, error: string): VerifyOutcome => ({ valid: f
  * algorithms and algorithms outside `algorithms` are refused; the key must fit the algorithm's
  * family; `crit` extensions are not supported; the signature must hold; the payload must be a
  * claims set; then `iss`/`aud` and `nbf`/`exp` (with `clockTolerance`). Every failure is an
- * outcome, never a throw. The outcome is a promise only for ES384 and ES512, whose signature
- * check runs on the thread pool.
+ * outcome, never a throw. ES384 and ES512 signatures are checked on the thread pool.
  *
  * @example
- *   verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
- *   verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
+ *   await verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
+ *   await verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
  */
-export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions): MaybePromise<VerifyOutcome> {
+export async function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions): Promise<VerifyOutcome> {
   let read: ReturnType<typeof readJwt>;
   try {
     read = readJwt(token);
@@ -61,18 +59,18 @@ export function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions)
   if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 
   const signingInput = token.slice(0, token.lastIndexOf('.'));
-  return andThen(verifySignature(alg, key, signingInput, read.signature), (holds) => {
-    if (!holds) return fail('invalid_signature', 'the signature does not match the header and payload with this key');
-    // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
-    if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
-    const claimFailure = checkClaims(read.payload, {
-      issuer: options.issuer,
-      subject: options.subject,
-      audience: options.audience,
-      clockTolerance: options.clockTolerance ?? 0,
-      now: options.now,
-    });
-    if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
-    return { valid: true, header: read.header, payload: read.payload };
+  if (!(await verifySignature(alg, key, signingInput, read.signature))) {
+    return fail('invalid_signature', 'the signature does not match the header and payload with this key');
+  }
+  // A JWS whose payload is not a claims set (RFC 8037 A.4 signs a sentence): its signature holds, but it is no JWT.
+  if (!read.payload) return fail('malformed', `the signature is valid but ${read.payloadProblem}, so this is a JWS and not a JWT`);
+  const claimFailure = checkClaims(read.payload, {
+    issuer: options.issuer,
+    subject: options.subject,
+    audience: options.audience,
+    clockTolerance: options.clockTolerance ?? 0,
+    now: options.now,
   });
+  if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
+  return { valid: true, header: read.header, payload: read.payload };
 }

@@ -2,7 +2,6 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError, invalidField } from '../../errors.js';
-import { andThen } from '../../maybe-promise.js';
 import type { ByteEncoding } from './bytes.js';
 import { JWT_ALGORITHMS, keyMismatch, type JwtAlgorithmName } from './jwt-algorithms.js';
 import { decodeJwt, JwtMalformedError } from './jwt-decode.js';
@@ -69,7 +68,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       body: jwtGenerateBody,
       response: { 200: jwtGenerateResponse },
     },
-  }, (b: JwtGenerateWire) => {
+  }, async (b: JwtGenerateWire) => {
     const isHmac = JWT_ALGORITHMS[b.algorithm].family === 'hmac';
     const [keyField, other] = isHmac ? ['secret', 'private_key'] : ['private_key', 'secret'];
     if (b[other as keyof JwtGenerateWire] !== undefined) throw invalidField(other, `does not apply to ${b.algorithm}; use ${keyField}`);
@@ -77,7 +76,8 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
     const key = isHmac ? importHmacSecret(b.secret!, b.secret_encoding) : importPrivateKey(b.private_key!);
     const refusal = isHmac ? undefined : (keyMismatch(b.algorithm, key) ?? jwkRefusal(b.private_key!, b.algorithm, 'sign'));
     if (refusal) throw invalidField('private_key', refusal);
-    return andThen(isHmac ? undefined : checkPrivateJwk(b.private_key!, key as KeyObject), () => signJwt({
+    if (!isHmac) await checkPrivateJwk(b.private_key!, key as KeyObject);
+    return signJwt({
       algorithm: b.algorithm,
       key,
       keyField,
@@ -89,7 +89,7 @@ export default async function tokenRoutes(app: FastifyInstance, ctx: AppContext)
       audience: b.audience,
       header: b.header,
       now: ctx.now(),
-    }));
+    });
   });
 
   postTool(app, '/v1/auth/jwt-verify', {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { andThen } from '../../maybe-promise.js';
 import { transformJson } from './jmespath.js';
 import { jsonTransformSchema } from './jmespath-schemas.js';
 import { prepareValidation, validateJsonSchema } from './json-schema.js';
@@ -38,16 +37,14 @@ export default async function jsonRoutes(app: FastifyInstance, ctx: AppContext):
     return { result: transformJson(data, expression, { legacyLiterals }), expression };
   });
 
-  postTool(app, '/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, area: 'devtools' }, (body: ValidateBody) => {
+  postTool(app, '/v1/json-schema-validate', { schema: jsonSchemaValidateSchema, area: 'devtools' }, async (body: ValidateBody) => {
     const { data, schema, draft, schemas, assert_format: assertFormat } = body;
     const input = { data, schema, draft, schemas, assertFormat };
     const prepared = prepareValidation(input);
     const { isolation } = prepared;
-    const result = isolation === 'none' ? validateJsonSchema(prepared) : schemaPool.run(input, isolation === 'regex' ? 'regex_timeout' : 'validation_error');
-    return andThen(result, ({ valid, errors }) => {
-      const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
-      return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
-    });
+    const { valid, errors } = isolation === 'none' ? await validateJsonSchema(prepared) : await schemaPool.run(input, isolation === 'regex' ? 'regex_timeout' : 'validation_error');
+    const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
+    return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
   });
 
   postTool(app, '/v1/json-to-schema', { schema: jsonToSchemaSchema, area: 'devtools' }, ({ data }: { data: unknown }) => ({ schema: inferSchema(data) }));

@@ -1,19 +1,14 @@
 /** A bounded LRU of compilations in flight or done, keyed by everything that shapes them. */
 export interface CompileCache<T> {
-  /**
-   * The cached compilation of `key` (the value itself once it has finished, so a hit costs no
-   * promise), or `compile()` run (one at a time across the cache) and kept.
-   */
-  get(key: string, compile: () => Promise<T>): T | Promise<T>;
+  /** The cached compilation of `key`, or `compile()` run (one at a time across the cache) and kept. */
+  get(key: string, compile: () => Promise<T>): Promise<T>;
   /** Compilations started so far, and entries held. */
   stats(): { compiles: number; cached: number };
 }
 
-/** A compilation: its promise, and its value once it has finished. */
+/** A compilation, in flight or done. */
 interface Entry<T> {
   compiled: Promise<T>;
-  done: boolean;
-  value?: T;
   /** Length of the key, counted against the byte bound. */
   bytes: number;
 }
@@ -61,17 +56,15 @@ export function createCompileCache<T>(limits: { entries: number; bytes: number }
           entries.set(key, hit);
           newest = key;
         }
-        return hit.done ? hit.value! : hit.compiled;
+        return hit.compiled;
       }
       compiles++;
-      const entry: Entry<T> = { compiled: exclusive(compile), done: false, bytes: key.length };
+      const entry: Entry<T> = { compiled: exclusive(compile), bytes: key.length };
       entries.set(key, entry);
       newest = key;
       bytes += entry.bytes;
       entry.compiled.then(
-        (value) => {
-          entry.value = value;
-          entry.done = true;
+        () => {
           // Room is made once a compilation has succeeded: a schema that fails to compile (it is
           // dropped) never pushes a working one out of a full cache.
           while (entries.size > limits.entries || bytes > limits.bytes) remove(entries.keys().next().value!);

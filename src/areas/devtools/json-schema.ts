@@ -10,7 +10,6 @@ import {
 } from '@hyperjump/json-schema/draft-2020-12';
 import { BASIC, getSchema, toSchema } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
-import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { valueDepth } from '../../json-depth.js';
 import { estimateJsonChars } from '../../json-size.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
@@ -243,22 +242,22 @@ function readSchemaText(key: unknown[], root: unknown, schemas: Array<[string, u
 }
 
 /**
- * The two phases of a validation: compile (or take from the cache: then no promise) now, and
- * return the synchronous evaluation, so a worker can time the evaluation alone. A schema that
+ * The two phases of a validation: compile (or take from the cache) now, and return the
+ * synchronous evaluation, so a worker can time the evaluation alone. A schema that
  * is invalid, or a `$ref` that cannot be resolved from the request, throws `validation_error`.
  *
  * @example
  *   const run = await compileValidation(prepareValidation({ data: 1, schema: { type: 'string' } }));
  *   run().valid // → false
  */
-export function compileValidation(prepared: PreparedValidation): MaybePromise<() => SchemaValidationResult> {
+export async function compileValidation(prepared: PreparedValidation): Promise<() => SchemaValidationResult> {
   const { input, row, root, schemas, text } = prepared;
   // The other limits depend only on the text, which a cached compilation has already passed.
-  const compiled = cache.get(text, async () => {
+  const c = await cache.get(text, async () => {
     checkLimits(root, schemas, text.length);
     return compileSchema(root, row, schemas);
   });
-  return andThen(compiled, (c) => () => {
+  return () => {
     let output: { valid: boolean; errors?: OutputUnit[] };
     try {
       setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below
@@ -275,7 +274,7 @@ export function compileValidation(prepared: PreparedValidation): MaybePromise<()
     if (output.valid) return { valid: true, errors: [] };
     const units = (output.errors ?? []).slice(0, SCHEMA_LIMITS.maxErrors);
     return { valid: false, errors: describeFailures(units, { data: input.data, ...c }) };
-  });
+  };
 }
 
 /**
@@ -283,9 +282,9 @@ export function compileValidation(prepared: PreparedValidation): MaybePromise<()
  * any network or file access; compiled validators are cached.
  *
  * @example
- *   validateJsonSchema(prepareValidation({ data: { age: 'x' }, schema: { properties: { age: { type: 'integer' } } } }))
+ *   await validateJsonSchema(prepareValidation({ data: { age: 'x' }, schema: { properties: { age: { type: 'integer' } } } }))
  *   // → { valid: false, errors: [{ error: 'value at ["age"] must be integer', path: ['age'], schemaPath: '#/properties/age/type' }] }
  */
-export function validateJsonSchema(prepared: PreparedValidation): MaybePromise<SchemaValidationResult> {
-  return andThen(compileValidation(prepared), (run) => run());
+export async function validateJsonSchema(prepared: PreparedValidation): Promise<SchemaValidationResult> {
+  return (await compileValidation(prepared))();
 }

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { invalidField } from '../../errors.js';
-import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { COMMON_DKIM_SELECTORS } from './dkim.js';
 import { withDeadline, type DnsClient, type QueryType } from './dns-client.js';
 import { MAX_NAME_LENGTH, normalizeDomain, normalizeSelector } from './domain-name.js';
@@ -39,14 +38,14 @@ const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
  * Look up one record type of a domain (mail checks included) through the given client.
  * NXDOMAIN and NODATA give `records: []`; upstream failures throw 502 `upstream_error`, a lookup
  * slower than `timeoutMs` 504 `upstream_timeout`; bad names and types 422. Answers the cache holds
- * come back synchronously (no promise); anything that needs a query comes back as a promise.
+ * are read from it without a query.
  * `caller` (a key id or a client address) shares the upstream turns fairly (see `DnsClient.query`).
  *
  * @example
  *   await lookupDns({ domain: 'example.com', type: 'mx' }, client, 'key_1');
  *   // { domain: 'example.com', type: 'MX', records: [{ exchange: 'mx.example.com', priority: 10 }], elapsedMs: 3.1 }
  */
-export function lookupDns(input: LookupInput, client: DnsClient, caller: string, timeoutMs = LOOKUP_TIMEOUT_MS): MaybePromise<LookupResult> {
+export async function lookupDns(input: LookupInput, client: DnsClient, caller: string, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<LookupResult> {
   const started = performance.now();
   // ASCII letters only: `toUpperCase` would also make "ſpf" into SPF.
   const type = input.type.toUpperCase() as LookupType;
@@ -64,7 +63,7 @@ export function lookupDns(input: LookupInput, client: DnsClient, caller: string,
   const cached = names.map((at) => client.peek(row.query, at.name));
   const records = cached.every((a) => a !== undefined) && !row.expand
     ? read(cached as unknown[][])
-    : withDeadline((async () => {
+    : await withDeadline((async () => {
       // The lookup's own queries end with it (just after it: its own 504 comes first); the follow-up
       // queries (SPF includes) end before it, so the record they extend is still answered.
       const ask = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs + QUERY_GRACE_MS);
@@ -72,5 +71,5 @@ export function lookupDns(input: LookupInput, client: DnsClient, caller: string,
       const found = read(await Promise.all(names.map((at) => ask(row.query, at.name))));
       return row.expand ? row.expand(found, domain, askFollowUp) : found;
     })(), timeoutMs);
-  return andThen(records, (found) => ({ domain, type, records: found, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 }));
+  return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { errorResponses } from '../../http/schemas.js';
-import { andThen } from '../../maybe-promise.js';
 import type { DkimRecord } from './dkim.js';
 import type { DmarcRecord } from './dmarc.js';
 import { createDnsClient } from './dns-client.js';
@@ -32,10 +31,7 @@ const schema = {
   response: { 200: lookupResultSchema, ...errorResponses('upstream_error', 'upstream_timeout') },
 };
 
-/**
- * `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app.
- * Not async handlers: a cached answer is sent without a promise.
- */
+/** `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app. */
 export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const client = createDnsClient({ servers: ctx.config.dnsServers, now: ctx.now });
   app.addHook('onClose', async () => client.close());
@@ -43,10 +39,10 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
   app.get<{ Querystring: LookupInput }>('/v1/lookup', {
     config: { area: 'dns' },
     schema: { ...schema, summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)', querystring: lookupInputSchema },
-  }, (request) => andThen(lookupDns(request.query, client, toolCaller(request.principal, () => clientAddress(request))), toWire));
+  }, async (request) => toWire(await lookupDns(request.query, client, toolCaller(request.principal, () => clientAddress(request)))));
 
   postTool(app, '/v1/devtools/dns-lookup', {
     area: 'dns',
     schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
-  }, (body: LookupInput, caller) => andThen(lookupDns(body, client, caller), toWire));
+  }, async (body: LookupInput, caller) => toWire(await lookupDns(body, client, caller)));
 }

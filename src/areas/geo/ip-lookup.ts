@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
 import { invalidField } from '../../errors.js';
-import { andThen, type MaybePromise } from '../../maybe-promise.js';
 import { findGeoRow } from './geo-database.js';
 import { isReservedIp } from './reserved-ranges.js';
 
@@ -28,30 +27,29 @@ const countryNames = new Map<string, string | null>();
  * address (`2002::/16`, RFC 3056) is looked up as the IPv4 address in its bits 16-47.
  *
  * @example
- *   await lookupGeoIp('8.8.8.8'); // a plain value once the database is loaded
+ *   await lookupGeoIp('8.8.8.8');
  *   // { ip: '8.8.8.8', countryCode: 'US', country: 'United States', region: 'California', city: 'Mountain View', latitude: 37.422, longitude: -122.085, reserved: false }
  */
-export function lookupGeoIp(ip: string): MaybePromise<GeoResult> {
+export async function lookupGeoIp(ip: string): Promise<GeoResult> {
   if (ip === '') throw invalidField('ip', 'must not be empty');
   if (ip.includes('%') || !isIP(ip)) throw invalidField('ip', 'must be an IPv4 or IPv6 address');
   const address = isIP(ip) === 6 ? embeddedIpv4(ip) ?? ip : ip;
   const family = isIP(address) as 4 | 6;
   const empty = { ip, countryCode: null, country: null, region: null, city: null, latitude: null, longitude: null };
   if (isReservedIp(address, family)) return { ...empty, reserved: true };
-  return andThen(findGeoRow(address, family), (row) => {
-    if (!row) return { ...empty, reserved: false };
-    const countryCode = row.country_code || null;
-    return {
-      ip,
-      countryCode,
-      country: countryCode ? nameCountry(countryCode) : null,
-      region: row.state1 || null,
-      city: row.city || null,
-      latitude: roundCoordinate(row.latitude),
-      longitude: roundCoordinate(row.longitude),
-      reserved: false,
-    };
-  });
+  const row = await findGeoRow(address, family);
+  if (!row) return { ...empty, reserved: false };
+  const countryCode = row.country_code || null;
+  return {
+    ip,
+    countryCode,
+    country: countryCode ? nameCountry(countryCode) : null,
+    region: row.state1 || null,
+    city: row.city || null,
+    latitude: roundCoordinate(row.latitude),
+    longitude: roundCoordinate(row.longitude),
+    reserved: false,
+  };
 }
 
 /** English name of an ISO 3166 code, remembered (there are about 250). */

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { clientAddress } from '../../http/client-address.js';
 import { lookupGeoIp, type GeoResult } from './ip-lookup.js';
-import { andThen } from '../../maybe-promise.js';
 
 const DESCRIPTION = [
   'Country, region, city and coordinates of an IP address (IPv4 or IPv6), from the DB-IP City Lite database shipped with the service (no network access).',
@@ -57,8 +56,8 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
         },
       },
     },
-  }, (request) => {
+  }, async (request) => {
     // `||`, not `??`: an empty `ip` (`?ip=`) means the caller's address, as an absent one does.
-    return andThen(lookupGeoIp(request.query.ip || clientAddress(request)), toWire);
+    return toWire(await lookupGeoIp(request.query.ip || clientAddress(request)));
   });
 }

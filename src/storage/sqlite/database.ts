@@ -257,17 +257,11 @@ const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|CORRUPT|N
 /**
  * Run a synchronous database operation, turning "the storage cannot serve us" failures into
  * `storage_unavailable` (503) and leaving programming errors as they are.
+ *
+ * @example
+ *   const count = await run(() => db.prepare('SELECT COUNT(*) AS n FROM bins').get());
  */
-export function run<T>(operation: () => T): Promise<T> {
-  try {
-    return Promise.resolve(runSync(operation));
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
-
-/** {@link run} answering synchronously (it throws instead of rejecting), for the per-request path. */
-export function runSync<T>(operation: () => T): T {
+export async function run<T>(operation: () => T): Promise<T> {
   try {
     return operation();
   } catch (err) {

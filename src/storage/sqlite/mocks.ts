@@ -1,5 +1,5 @@
 import type { MockPatch, MockRecord, MockStore } from '../types.js';
-import { run, runSync, type Db } from './database.js';
+import { run, type Db } from './database.js';
 import { writeBehind } from './write-behind.js';
 
 interface MockRow {
@@ -139,14 +139,11 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
       run(() => void insert.run({ ...toColumns(mock), id: mock.id, owner_key_id: mock.ownerKeyId, name: mock.name,
         body: mock.body, response_body_json: mock.responseBodyJson, method: mock.method, path: mock.path,
         created_at: mock.createdAt, hit_count: mock.hitCount })),
-    getMock: (id, now) => {
-      const cached = cache.get(id);
-      if (cached && cached.expiresAt > now) return { ...cached };
-      return run(() => {
+    getMock: (id, now) =>
+      run(() => {
         const mock = live(id, now);
         return mock ? { ...mock } : null;
-      });
-    },
+      }),
     listMocks: (owner, page, now) =>
       run(() => {
         flushHits();
@@ -167,7 +164,7 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
         return remove.run(id).changes === 1;
       }),
     recordMockHit: (id, now) =>
-      runSync(() => {
+      run(() => {
         const mock = live(id, now);
         if (!mock) return null;
         unwritten.set(id, (unwritten.get(id) ?? 0) + 1);

@@ -1,5 +1,5 @@
 import type { UsageStore } from '../types.js';
-import { runSync, type Db } from './database.js';
+import { run, type Db } from './database.js';
 import { writeBehind } from './write-behind.js';
 
 /** Credit usage reaches the database at most this long after a call. */
@@ -59,7 +59,7 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
   return {
     flush,
     reserveCredits: (keyId, period, cost, limit) =>
-      runSync(() => {
+      run(() => {
         const u = entry(keyId, period);
         if (limit !== null && u.used + cost > limit) return { ok: false, used: u.used };
         u.used += cost;
@@ -68,7 +68,7 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
         return { ok: true, used: u.used };
       }),
     refundCredits: (keyId, period, cost) =>
-      runSync(() => {
+      run(() => {
         const u = entry(keyId, period);
         const back = Math.min(cost, u.used);
         u.used -= back;
@@ -76,8 +76,8 @@ export function createSqliteUsageStore(db: Db): UsageStore & { flush(): void } {
         changed();
         return u.used;
       }),
-    creditsUsed: (keyId, period) => runSync(() => entry(keyId, period).used),
-    hitRateLimit(subject, windowId) {
+    creditsUsed: (keyId, period) => run(() => entry(keyId, period).used),
+    async hitRateLimit(subject, windowId) {
       let w = windows.get(subject);
       if (!w || w.windowId !== windowId) {
         if (windows.size > 100_000) for (const [k, v] of windows) if (v.windowId < windowId) windows.delete(k);
