@@ -1,7 +1,7 @@
 // A plain node:http server doing the same tool work as the service's benchmarked routes, with none
 // of the service's layers (no framework, no key, no rate limit, no credit, no request validation,
 // no logging) but the same transport: the service's body collection (src/http/request-body.ts), its
-// write batching (src/http/write-batching.ts), the nextTick fix (src/tick-object-shape.ts) and
+// write batching (src/http/write-batching.ts) and
 // `npm start`'s node flags (tool-ceiling.mjs starts it). Its ratio of tool requests/s to /healthz
 // requests/s is the most a Node service can reach for those requests on this machine. GET /healthz
 // answers {"status":"ok"} as the service does. Prints its port.
@@ -10,7 +10,6 @@
 import { createServer } from 'node:http';
 import { CollectingIncomingMessage, readBody } from '../dist/src/http/request-body.js';
 import { batchWrites } from '../dist/src/http/write-batching.js';
-import { pinTickObjectShape } from '../dist/src/tick-object-shape.js';
 import { transformJson } from '../dist/src/areas/devtools/jmespath.js';
 import { runArrayOps } from '../dist/src/areas/devtools/array-ops.js';
 import { formatNumber } from '../dist/src/areas/devtools/number-format.js';
@@ -59,7 +58,6 @@ function readWhole(req, done) {
   req.on('end', () => done(null, Buffer.concat(chunks)));
 }
 
-await pinTickObjectShape();
 const server = createServer(plain ? {} : { IncomingMessage: CollectingIncomingMessage }, (req, res) => {
   const tool = TOOLS[req.url];
   if (req.method === 'GET' || !tool) {
