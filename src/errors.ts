@@ -65,15 +65,7 @@ export class DevutilError extends Error {
   readonly headers?: Record<string, string>;
 
   constructor(code: ErrorCode, detail?: string, options: DevutilErrorOptions = {}) {
-    // A 4xx is an answer, not a fault: nobody reads its stack, and capturing one costs more than
-    // the rest of a small request. 5xx errors keep theirs for the log.
-    const stackLimit = Error.stackTraceLimit;
-    if (ERROR_CATALOGUE[code].status < 500) Error.stackTraceLimit = 0;
-    try {
-      super(detail ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
-    } finally {
-      Error.stackTraceLimit = stackLimit;
-    }
+    super(detail ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
     this.name = 'DevutilError';
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;

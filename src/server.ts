@@ -4,7 +4,6 @@ import { issueKey } from './auth/keys.js';
 import { resolveDnsServers, type Config } from './config.js';
 import { createStore } from './storage/index.js';
 import type { Store } from './storage/types.js';
-import { pinTickObjectShape } from './tick-object-shape.js';
 
 /** Socket limits so a slow or idle client cannot hold a connection forever. */
 export const SERVER_TIMEOUTS = {
@@ -53,8 +52,6 @@ async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
  * requests finish, close the store and exit 0.
  */
 export async function startServer(config: Config): Promise<FastifyInstance> {
-  // Before any request: every request runs process.nextTick several times.
-  await pinTickObjectShape();
   // Host names in DNS_SERVERS become addresses, once (node:dns takes addresses only).
   config = { ...config, dnsServers: await resolveDnsServers(config.dnsServers) };
   const store = await createStore(config);

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --min-semi-space-size=16
+#!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { issueKey, keyToWire, MARKETPLACE_HOST_PATTERN, rotateKey } from '../auth/keys.js';
 import { findPlan } from '../auth/plans.js';

@@ -2,7 +2,6 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { onePerField, type FieldError } from '../errors.js';
-import { useQuickLengthChecks } from './length-keywords.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -15,7 +14,7 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
-  return useQuickLengthChecks(ajv);
+  return ajv;
 }
 
 /** What a failed `pattern` says in words instead of the regular expression, by pattern. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,19 +134,6 @@ describe('the process', () => {
     assert.equal(exit.code, 0, service.output());
     // Before: the socket stayed open until keepAliveTimeout (5 s) after the answer.
     assert.ok(exit.at - answer.at < 3000, `exited ${exit.at - answer.at} ms after the answer`);
-  });
-
-  it('npm start and the devutil command start V8 with a 16 MB young generation (--min-semi-space-size=16)', () => {
-    const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
-    const flags = start.split(' ').filter((word) => word.startsWith('--'));
-    assert.ok(flags.includes('--min-semi-space-size=16'), start);
-    const shebang = readFileSync('src/cli/main.ts', 'utf8').split('\n')[0]!;
-    assert.equal(shebang, '#!/usr/bin/env -S node --min-semi-space-size=16');
-    const newSpace = (args: string[]) =>
-      Number(spawnSync(process.execPath, [...args, '-p', "require('v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size"], { encoding: 'utf8' }).stdout);
-    assert.equal(newSpace(flags), 16 * 1024 * 1024);
-    // Without the flag V8 starts it at 1 MB (and grows it under load).
-    assert.ok(newSpace([]) < 16 * 1024 * 1024);
   });
 
   it('devutil keys create | list | rotate | revoke work on the store', () => {

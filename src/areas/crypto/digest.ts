@@ -1,5 +1,4 @@
-import { hash } from 'node:crypto';
-import { hmacText, sameText } from './hmac.js';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * Hash algorithms of `POST /v1/auth/hash`: wire name → node:crypto name, digest size, standard.
@@ -49,7 +48,7 @@ export function computeHash(data: Buffer, algorithm: HashAlgorithm, encoding: Di
  *   computeHmac(Buffer.from('what do ya want for nothing?'), Buffer.from('Jefe'), 'sha256', 'hex') // '5bdcc146bf60754e...'
  */
 export function computeHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, encoding: DigestEncoding): string {
-  return hmacText(HMAC_ALGORITHMS[algorithm].node, key, data, encoding);
+  return createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest(encoding);
 }
 
 /**
@@ -60,5 +59,6 @@ export function computeHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm,
  *   verifyHmac(data, key, 'sha256', Buffer.from('5bdc...', 'hex')) // true
  */
 export function verifyHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, signature: Buffer): boolean {
-  return sameText(hmacText(HMAC_ALGORITHMS[algorithm].node, key, data, 'hex'), signature.toString('hex'));
+  const expected = createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected);
 }

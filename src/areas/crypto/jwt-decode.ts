@@ -22,13 +22,6 @@ const SEGMENT = /^[A-Za-z0-9_-]*$/;
 /** Three base64url segments: one test of the whole token instead of one per segment. */
 const COMPACT = /^[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
-/**
- * Where segments are decoded before they are read as text: a token's header and payload are
- * short, and a Buffer per segment would come from Node's shared 8 KiB pool, which a busy
- * verifier used up (and had to allocate again) every few dozen requests. Used synchronously only.
- */
-const scratch = Buffer.allocUnsafeSlow(16 * 1024);
-
 /** Why `segment` is not base64url, or null. Length 1 mod 4 cannot come from any byte string; padding and other alphabets are not base64url. */
 function segmentProblem(segment: string, name: string): string | null {
   return SEGMENT.test(segment) && segment.length % 4 !== 1 ? null : `the ${name} is not base64url`;
@@ -36,8 +29,7 @@ function segmentProblem(segment: string, name: string): string | null {
 
 /** The UTF-8 text of a base64url segment (already checked). */
 function segmentText(segment: string): string {
-  if (segment.length > (scratch.length / 3) * 4) return Buffer.from(segment, 'base64url').toString('utf8');
-  return scratch.toString('utf8', 0, scratch.write(segment, 'base64url'));
+  return Buffer.from(segment, 'base64url').toString('utf8');
 }
 
 function parseObject(text: string, name: string): Record<string, unknown> {

@@ -1,6 +1,5 @@
-import { constants, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { constants, createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
-import { hmacText, sameText, type HmacHash } from './hmac.js';
 import { HmacSecret, JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 
 /** Per family: the node:crypto options that make `sign`/`verify` write and read a JOSE signature. */
@@ -18,9 +17,9 @@ const KEY_OPTIONS: Record<JwtAlgorithm['family'], (row: JwtAlgorithm) => object>
 const signOnThreadPool = promisify(sign) as (hash: string | null, data: Buffer, key: object) => Promise<Buffer>;
 const verifyOnThreadPool = promisify(verify) as (hash: string | null, data: Buffer, key: object, signature: Buffer) => Promise<boolean>;
 
-/** The HS* signature as base64url (the secret is an HmacSecret once `keyMismatch` has passed). */
+/** The HS* signature bytes (every HS* row names its hash; the secret is an HmacSecret once `keyMismatch` has passed). */
 const hmac = (row: JwtAlgorithm, key: JwtKey, signingInput: string) =>
-  hmacText(row.hash as HmacHash, key instanceof HmacSecret ? key.bytes : key.export(), signingInput, 'base64url');
+  createHmac(row.hash as string, key instanceof HmacSecret ? key.bytes : key.export()).update(signingInput).digest();
 
 /**
  * The JWS signature of `signingInput` (`header.payload`, base64url), itself base64url, with
@@ -32,7 +31,7 @@ const hmac = (row: JwtAlgorithm, key: JwtKey, signingInput: string) =>
  */
 export async function createSignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string): Promise<string> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
-  if (row.family === 'hmac') return hmac(row, key, signingInput);
+  if (row.family === 'hmac') return hmac(row, key, signingInput).toString('base64url');
   if (key instanceof HmacSecret) throw new TypeError(`${alg} cannot sign with an HMAC secret`); // keyMismatch refuses it first
   const data = Buffer.from(signingInput, 'ascii');
   const options = { key, ...KEY_OPTIONS[row.family](row) };
@@ -51,11 +50,9 @@ export async function createSignature(alg: JwtAlgorithmName, key: JwtKey, signin
 export async function verifySignature(alg: JwtAlgorithmName, key: JwtKey, signingInput: string, signature: string): Promise<boolean> {
   const row: JwtAlgorithm = JWT_ALGORITHMS[alg];
   if (row.family === 'hmac') {
-    const expected = hmac(row, key, signingInput);
-    if (sameText(expected, signature)) return true;
-    // Other trailing bits in the last character spell the same bytes (base64url decoders ignore them, jose's too).
+    // Compared as bytes: other trailing bits in the last character spell the same bytes (base64url decoders ignore them, jose's too).
     const given = Buffer.from(signature, 'base64url');
-    const wanted = Buffer.from(expected, 'base64url');
+    const wanted = hmac(row, key, signingInput);
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
   const bytes = Buffer.from(signature, 'base64url');

@@ -1,8 +1,7 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 import { DevutilError } from '../../errors.js';
 import { encodeBase32 } from './base32.js';
-import { hmacText } from './hmac.js';
 
 /** TOTP hash algorithms (RFC 6238 §1.2): node:crypto name and the secret size generated for it. */
 export const TOTP_ALGORITHMS = {
@@ -33,10 +32,10 @@ export interface TotpSetup extends TotpParams {
 export function computeHotp(secret: Buffer, counter: number, digits: number, algorithm: TotpAlgorithm): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
-  const mac = hmacText(TOTP_ALGORITHMS[algorithm].hmac, secret, message, 'hex');
-  // Dynamic truncation (§5.3) on the hex text: the low 4 bits of the last byte are its last digit.
-  const offset = parseInt(mac[mac.length - 1]!, 16);
-  const binary = parseInt(mac.slice(offset * 2, offset * 2 + 8), 16) & 0x7fffffff;
+  const mac = createHmac(TOTP_ALGORITHMS[algorithm].hmac, secret).update(message).digest();
+  // Dynamic truncation (§5.3): four bytes at the offset named by the low 4 bits of the last byte.
+  const offset = mac[mac.length - 1]! & 0x0f;
+  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
   return String(binary % 10 ** digits).padStart(digits, '0');
 }
 

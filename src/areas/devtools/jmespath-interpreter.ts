@@ -10,7 +10,6 @@ interface Runtime {
   TYPE_NAME_TABLE: Record<number, string>;
   getTypeName(value: unknown): number | undefined;
   _functionTable: Record<string, { _func: (this: Runtime, args: unknown[]) => unknown; _signature: unknown[] }>;
-  callFunction(name: string, args: unknown[]): unknown;
 }
 interface Scope {
   inner?: Scope;
@@ -50,7 +49,7 @@ function compareSortKeys(a: unknown, b: unknown): number {
 const BaseClass = (TreeInterpreter as unknown as { constructor: new () => BaseInterpreter }).constructor;
 
 /** Define a property as own data, so keys such as `__proto__` stay ordinary keys. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // Plain assignment already makes an own data property for every key but `__proto__` (the only
   // key whose assignment reaches the prototype setter); defineProperty is several times slower.
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
@@ -164,14 +163,6 @@ export class SafeInterpreter extends BaseClass {
     return super.search(node, value);
   }
 
-  /** Evaluate a compiled expression (src/areas/devtools/jmespath-compile.ts) against `value`, as {@link search} does its tree. */
-  run(evaluate: (value: unknown) => unknown, value: Json): unknown {
-    this.budget = { left: MAX_STEPS };
-    chargeStringWorkTo(this.budget);
-    this._rootValue = value;
-    return evaluate(value);
-  }
-
   withScope(scope: Record<string, Json>): SafeInterpreter {
     const inner = new SafeInterpreter();
     inner.runtime._functionTable = this.runtime._functionTable;
@@ -239,7 +230,7 @@ const NAMES_A_FUNCTION = /\b[A-Za-z_]\w*\(\)/;
  * type: expected (string), received null" from `sort_by`'s keys) says it ("Invalid type in
  * sort_by(): …"), so the response can point at the call. Errors of inner calls already name theirs.
  */
-export function namingFunction(err: unknown, name: string): unknown {
+function namingFunction(err: unknown, name: string): unknown {
   if (!(err instanceof Error) || err instanceof BudgetExceeded || err instanceof RangeError || NAMES_A_FUNCTION.test(err.message)) return err;
   // The library's bare code when a value's type is asked of an expression reference (`type(&a)`).
   if (err.message === 'invalid-type') err.message = `Invalid type in ${name}(): an expression reference (&…) is not a JSON value`;

@@ -4,7 +4,6 @@ import { valueDepth } from '../../json-depth.js';
 import { isWellFormed } from '../../well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
-import { compileAst, type Evaluate } from './jmespath-compile.js';
 import { ExpressionReference, listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
 import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression, separateMinusSigns } from './jmespath-syntax.js';
@@ -23,13 +22,9 @@ export interface TransformOptions {
   legacyLiterals?: boolean;
 }
 
-/** Compiled expressions kept (LRU): a repeated expression is parsed once. */
+/** Parsed expressions kept (LRU): a repeated expression is parsed once. */
 export const COMPILE_CACHE_SIZE = 1000;
-/**
- * Characters of the expressions kept compiled, in all (per literal mode): a compiled expression
- * takes up to ~180 bytes of memory per character (a 10000-character chain of fields, 1.8 MB), so
- * this bounds the cache near 90 MB where 1000 of the longest expressions would take 1.8 GB.
- */
+/** Characters of the expressions kept parsed, in all (per literal mode): a tree's memory grows with its expression's length. */
 export const COMPILE_CACHE_CHARS = 500_000;
 /** Nodes (values) a result may hold once expanded; `[@,@,@]` chains can grow exponentially. */
 export const MAX_RESULT_NODES = 2_000_000;
@@ -82,22 +77,17 @@ const RUNTIME_ERROR_TYPES: Array<[RegExp, JmespathErrorType]> = [
 ];
 
 type Ast = Parameters<SafeInterpreter['search']>[0];
-/** An expression's closure, and its tree's depth (it names what was too deep when the stack runs out). */
-interface Compiled {
-  depth: number;
-  evaluate: Evaluate;
-}
-/** An LRU of compiled expressions by text, and the characters of its keys. */
+/** An LRU of parsed expressions by text, and the characters of its keys. */
 interface CompileCache {
-  entries: Map<string, Compiled>;
+  entries: Map<string, Ast>;
   chars: number;
 }
 const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
-/** Compiled expressions by text, one LRU per literal mode (no key built per request). */
+/** Parsed expressions by text, one LRU per literal mode. */
 const caches: Record<'standard' | 'legacy', CompileCache> = { standard: { entries: new Map(), chars: 0 }, legacy: { entries: new Map(), chars: 0 } };
 /**
- * Expressions kept compiled and their characters, per literal mode (for tests).
+ * Expressions kept parsed and their characters, per literal mode (for tests).
  *
  * @example
  *   expressionCacheStats().standard // → { entries: 12, chars: 340 }
@@ -107,8 +97,8 @@ export function expressionCacheStats(): Record<'standard' | 'legacy', { entries:
   return { standard: stats(caches.standard), legacy: stats(caches.legacy) };
 }
 
-/** The compilation set last into its cache (the newest there). */
-let newest: Compiled | undefined;
+/** The tree set last into its cache (the newest there). */
+let newest: Ast | undefined;
 
 /** The library's runtime messages that are not sentences, in words. */
 const PLAIN_MESSAGES: Record<string, string> = {
@@ -150,7 +140,7 @@ function checkFunctionNames(node: unknown, expression: string): void {
   for (const value of Object.values(n)) if (typeof value === 'object') checkFunctionNames(value, expression);
 }
 
-function compileExpression(expression: string, options: TransformOptions): Compiled {
+function compileExpression(expression: string, options: TransformOptions): Ast {
   const cache = options.legacyLiterals ? caches.legacy : caches.standard;
   const { entries } = cache;
   const cached = entries.get(expression);
@@ -164,13 +154,11 @@ function compileExpression(expression: string, options: TransformOptions): Compi
     return cached;
   }
   const libOptions = { enable_legacy_literals: options.legacyLiterals ?? false };
-  let compiled: Compiled;
+  let ast: Ast;
   try {
     const source = rewriteRawStrings(separateMinusSigns(expression), scanExpression(expression));
-    const ast = compile(source, libOptions) as Ast;
+    ast = compile(source, libOptions) as Ast;
     checkFunctionNames(ast, expression);
-    // The tree itself is not kept: the closures hold what they need of it.
-    compiled = { depth: valueDepth(ast), evaluate: compileAst(ast, interpreter) };
   } catch (err) {
     if (err instanceof DevutilError) throw err;
     if (err instanceof RangeError) throw tooDeep('expression');
@@ -179,15 +167,15 @@ function compileExpression(expression: string, options: TransformOptions): Compi
     const position = locateParseError(separateMinusSigns(expression), libOptions);
     throw invalidExpression(expression, e.name === 'LexerError' ? 'lexer' : 'syntax', e.message, position);
   }
-  entries.set(expression, compiled);
+  entries.set(expression, ast);
   cache.chars += expression.length;
-  newest = compiled;
+  newest = ast;
   while (entries.size > COMPILE_CACHE_SIZE || cache.chars > COMPILE_CACHE_CHARS) {
     const oldest = entries.keys().next().value!;
     entries.delete(oldest);
     cache.chars -= oldest.length;
   }
-  return compiled;
+  return ast;
 }
 
 /**
@@ -271,13 +259,13 @@ function measureResult(result: unknown, expression: string, exact: boolean): boo
  *   transformJson({ people: [{ age: 30 }, { age: 40 }] }, 'people[?age > `35`].age') // → [40]
  */
 export function transformJson(data: unknown, expression: string, options: TransformOptions = {}): unknown {
-  const { depth, evaluate } = compileExpression(expression, options);
+  const ast = compileExpression(expression, options);
   let result: unknown;
   try {
-    result = interpreter.run(evaluate, data as never);
+    result = interpreter.search(ast, data as never);
   } catch (err) {
     // The stack ran out walking the data and the expression's tree together: the deeper of the two is named.
-    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(depth > valueDepth(data) ? 'expression' : 'data') : tooLarge();
+    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
     if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));

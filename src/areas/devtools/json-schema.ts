@@ -222,7 +222,6 @@ const recentSchemas = recentJson<SchemaText>(8);
 
 /** `key`: the draft, format assertion, root schema and documents: everything that shapes a compilation. */
 function readSchemaText(key: unknown[], root: unknown, schemas: Array<[string, unknown]>): SchemaText {
-  // (A key concatenated per request was flattened and hashed again on every call.)
   const text = JSON.stringify(key);
   // The limit is in UTF-8 bytes, as documented (700000 'é' are 1.4 MB in 700000 characters): a
   // UTF-16 unit takes at most 3 bytes, so only text longer than a third of the limit is measured.
