@@ -1,6 +1,6 @@
 import type { FieldError } from '../../../errors.js';
 import { toText } from './field-type.js';
-import { checkSqlNames, renderSql, type Column, type SqlOptions } from './render-sql.js';
+import { checkSqlNames, nulRefused, renderSql, type Column, type SqlOptions } from './render-sql.js';
 
 /** Output formats of `/v1/mock-data`. */
 export type OutputFormat = 'json' | 'csv' | 'sql' | 'xml';
@@ -14,8 +14,16 @@ function quoteCsv(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** CSV text; a NUL in a value is refused (422), since many CSV readers stop at it or refuse the line. */
 function renderCsv(columns: Column[], table: unknown[][]): string {
-  return [columns.map((c) => c.name), ...table].map((row) => `${row.map(quoteCsv).join(',')}\r\n`).join('');
+  const lines = [columns.map((c) => quoteCsv(c.name)).join(',')];
+  table.forEach((row, r) => {
+    row.forEach((value, i) => {
+      if (typeof value === 'string' && value.includes('\u0000')) throw nulRefused(i, columns[i]!.name, r, 'CSV output does not carry', 'use output_format json, sql or xml');
+    });
+    lines.push(row.map(quoteCsv).join(','));
+  });
+  return lines.map((line) => `${line}\r\n`).join('');
 }
 
 // Characters XML 1.0 cannot carry at all, not even as references: replaced by U+FFFD.
@@ -49,20 +57,22 @@ const RENDERERS: Record<Exclude<OutputFormat, 'json'>, Renderer> = {
 
 /**
  * Field names (and for SQL `table_name`) the format cannot write as they are, one entry per bad
- * name: each SQL dialect's own rules (see {@link checkSqlNames}).
+ * name: a NUL in a CSV header or an SQL name, and each SQL dialect's own rules (see {@link checkSqlNames}).
  *
  * @example
- *   checkOutputNames('sql', ['id', 'ID'], { tableName: 'mock_data', dialect: 'sqlite', createTable: true })
- *   // [{ path: 'fields[1].name', message: 'is the same SQLite column as fields[0].name (names are compared case-insensitively)' }]
+ *   checkOutputNames('csv', ['a\u0000b'], { tableName: 'mock_data', dialect: 'sqlite', createTable: true })
+ *   // [{ path: 'fields[0].name', message: 'holds a NUL character, which CSV output does not carry' }]
  */
 export function checkOutputNames(format: OutputFormat, names: string[], sql: SqlOptions): FieldError[] {
-  return format === 'sql' ? checkSqlNames(sql.dialect, sql.tableName, names) : [];
+  if (format === 'sql') return checkSqlNames(sql.dialect, sql.tableName, names);
+  if (format !== 'csv') return [];
+  return names.flatMap((name, i) => (name.includes('\u0000') ? [{ path: `fields[${i}].name`, message: 'holds a NUL character, which CSV output does not carry' }] : []));
 }
 
 /**
  * Render generated rows. JSON gives row objects (null-prototype, so a field named `__proto__`
  * is plain data); CSV (header, CRLF), SQL (`CREATE TABLE` and one INSERT per row, see
- * {@link renderSql}) and XML give text.
+ * {@link renderSql}) and XML give text. A NUL in a value is a 422 for CSV and PostgreSQL.
  *
  * @example
  *   const columns = [{ name: 'id', kind: 'integer' }, { name: 'note', kind: 'text' }] as const;
