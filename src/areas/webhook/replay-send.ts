@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { DevutilError } from '../../errors.js';
+import { joinHeaders } from './catch-capture.js';
 import type { CheckedTarget } from './ssrf-guard.js';
 
 /** Bytes of the target's answer kept in `response_body` (CONTRACT §2.4). */
@@ -14,6 +15,7 @@ export const REPLAY_TIMEOUT_MS = 10_000;
 export interface ReplaySend {
   target: CheckedTarget;
   method: string;
+  /** Values as the bytes to send, one character per byte (what `headerValueBytes` gives). */
   headers: Record<string, string>;
   body: Buffer;
   /** Milliseconds left of the replay's budget. */
@@ -22,7 +24,7 @@ export interface ReplaySend {
 
 export interface ReplayAnswer {
   status: number;
-  /** Lower-cased names, repeated headers joined with `, ` (null prototype). */
+  /** As a capture stores them ({@link joinHeaders}): lower-cased names, repeated ones joined, UTF-8 text or `base64:` bytes. */
   headers: Record<string, string>;
   /** The first {@link REPLAY_BODY_LIMIT} bytes as UTF-8 text. */
   body: string;
@@ -53,15 +55,6 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function toHeaderObject(raw: string[]): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    out[name] = name in out ? `${out[name]}, ${raw[i + 1]}` : raw[i + 1];
-  }
-  return out;
 }
 
 /**
@@ -111,7 +104,7 @@ export function sendReplay(input: ReplaySend): Promise<ReplayAnswer> {
       const all = Buffer.concat(chunks);
       resolve({
         status: response.statusCode ?? 0,
-        headers: toHeaderObject(response.rawHeaders),
+        headers: joinHeaders(response.rawHeaders),
         body: all.subarray(0, REPLAY_BODY_LIMIT).toString('utf8'),
         truncated: truncated || all.length > REPLAY_BODY_LIMIT,
       });
