@@ -1,47 +1,10 @@
 import assert from 'node:assert/strict';
-import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createRedisStore } from '../../src/storage/redis/redis-store.js';
 import type { Store } from '../../src/storage/types.js';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { bytes, CRLF, exchange, headLines, sentLines, startRawTarget } from '../helpers/raw-http.js';
 import { isolatedPrefix, redisSkipReason, TEST_REDIS_URL } from '../helpers/redis.js';
-
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
-const CRLF = '\r\n';
-
-/** Send raw bytes over a fresh loopback connection and collect everything until the server closes it. */
-function exchange(port: number, request: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(port, '127.0.0.1', () => socket.write(request));
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('end', () => resolve(Buffer.concat(chunks)));
-    socket.on('error', reject);
-  });
-}
-
-/** A replay target that keeps the raw bytes of each request and answers with `answer` (raw bytes too). */
-async function startRawTarget(answer: Buffer): Promise<{ port: number; received: Buffer[]; close(): Promise<void> }> {
-  const received: Buffer[] = [];
-  const server: Server = createServer((socket) => {
-    let data = Buffer.alloc(0);
-    socket.on('data', (c) => {
-      data = Buffer.concat([data, c]);
-      const end = data.indexOf('\r\n\r\n');
-      if (end === -1) return;
-      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(data.subarray(0, end).toString('latin1'))?.[1] ?? 0);
-      if (data.length < end + 4 + length) return;
-      received.push(data);
-      socket.end(answer);
-    });
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as AddressInfo).port, received, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** The lines of a raw request head, as bytes read one character per byte. */
-const headLines = (raw: Buffer) => raw.subarray(0, raw.indexOf('\r\n\r\n')).toString('latin1').split(CRLF);
 
 const redisSkip = await redisSkipReason();
 const redisPrefix = isolatedPrefix('header-bytes');
@@ -114,7 +77,7 @@ for (const backend of BACKENDS) {
       });
       assert.equal(res.statusCode, 200, res.body);
       const lines = headLines(target.received.at(-1)!);
-      const sent = (name: string) => lines.filter((l) => l.toLowerCase().startsWith(`${name}:`)).map((l) => Buffer.from(l.slice(name.length + 1).trim(), 'latin1'));
+      const sent = (name: string) => sentLines(lines, name).map((value) => Buffer.from(value, 'latin1'));
       assert.deepEqual(sent('x-name'), [bytes('caf', [0xc3, 0xa9])]);
       assert.deepEqual(sent('x-latin'), [bytes('caf', [0xe9])]);
       assert.deepEqual(sent('x-literal'), [bytes('base64:abc')]);
@@ -158,7 +121,7 @@ describe('the header form is documented', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const detail = JSON.stringify(doc.paths['/v1/bins/{bin_id}/requests/{request_id}'].get.responses['200']);
     assert.match(detail, /when they are not valid UTF-8 it is `base64:` followed by the bytes in base64/);
-    assert.match(doc.paths['/v1/catch/{bin_id}'].post.description, /or `base64:` and the\nbytes in base64 when they are not valid UTF-8/);
+    assert.match(doc.paths['/v1/catch/{bin_id}'].post.description, /or `base64:` and the\s+bytes in base64 when they are not valid UTF-8/);
     assert.match(doc.paths['/v1/bins/{bin_id}/requests/{request_id}/replay'].post.description, /Header values go out as the bytes captured/);
   });
 });

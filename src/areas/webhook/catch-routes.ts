@@ -35,8 +35,8 @@ const captureResponse = {
 
 const DESCRIPTION = `No key needed: the bin id is the capability. Every method is captured (HEAD, OPTIONS and extension
 methods such as PURGE or PROPFIND included), at the base path and any sub-path. Stored: method, full path, raw query
-string, headers (lower-cased names, repeated ones joined with ", "; a value is its UTF-8 text, or \`base64:\` and the
-bytes in base64 when they are not valid UTF-8), the body's exact bytes whatever its content type
+string, headers (lower-cased names, repeated ones joined with ", ", Cookie with "; ", Set-Cookie with a line feed; a value
+is its UTF-8 text, or \`base64:\` and the bytes in base64 when they are not valid UTF-8), the body's exact bytes whatever its content type
 (a body sent with GET is kept too), and the source IP (the first X-Forwarded-For hop only when TRUST_PROXY is set, without
 a port a proxy may append; a hop that is not an IP address gives the socket address).
 The 200 is sent only once the capture is durably stored. Bodies above MAX_BODY_BYTES (default 1 MiB) get 413 and

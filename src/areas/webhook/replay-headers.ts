@@ -32,13 +32,21 @@ export function headerValueBytes(stored: string): string {
   return NON_ASCII.test(stored) ? Buffer.from(stored, 'utf8').toString('latin1') : stored;
 }
 
+/** A header's lines as sent: one per line of a Set-Cookie value (stored joined with line feeds), else the value. */
+function linesOf(name: string, bytes: string): string | string[] {
+  return name === 'set-cookie' && bytes.includes('\n') ? bytes.split('\n') : bytes;
+}
+
+const sendable = (lines: string | string[]) => (typeof lines === 'string' ? HEADER_VALUE.test(lines) : lines.every((line) => HEADER_VALUE.test(line)));
+
 /**
  * Headers a replay sends: the captured ones minus hop-by-hop headers (and those the captured
  * `connection` header names), `host`, `content-length` and `expect`; then `overrides` merged over
  * them (names case-insensitive). `host` defaults to the target's host; an override may set it.
  * Values are in the stored form (UTF-8 text, or `base64:` and the bytes) for overrides too, and
  * come back as the bytes to send (see {@link headerValueBytes}), so a replay sends exactly the
- * bytes captured. Returns a null-prototype object so header names such as `__proto__` stay plain data.
+ * bytes captured. A Set-Cookie value goes out as one line per line-feed-separated part. Returns a
+ * null-prototype object so header names such as `__proto__` stay plain data.
  *
  * @example
  *   buildReplayHeaders({ 'x-sig': 'abc', connection: 'close', host: 'old' }, { 'X-Extra': '1' }, 'example.com')
@@ -48,15 +56,15 @@ export function buildReplayHeaders(
   captured: Record<string, string>,
   overrides: Record<string, string> | undefined,
   targetHost: string,
-): Record<string, string> {
+): Record<string, string | string[]> {
   const named = new Set((captured.connection ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
-  const out: Record<string, string> = Object.create(null);
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of Object.entries(captured)) {
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.has(lower) || RECOMPUTED.has(lower) || named.has(lower)) continue;
-    const bytes = headerValueBytes(value);
-    if (!HTTP_TOKEN.test(lower) || !HEADER_VALUE.test(bytes)) continue;
-    out[lower] = bytes;
+    const lines = linesOf(lower, headerValueBytes(value));
+    if (!HTTP_TOKEN.test(lower) || !sendable(lines)) continue;
+    out[lower] = lines;
   }
   out.host = targetHost;
   for (const [name, value] of Object.entries(overrides ?? {})) {
@@ -65,12 +73,12 @@ export function buildReplayHeaders(
     if (value.startsWith(HEADER_BYTES_PREFIX) && !BASE64.test(value.slice(HEADER_BYTES_PREFIX.length))) {
       throw invalidField(`headers.${name}`, `must be base64 after "${HEADER_BYTES_PREFIX}"`);
     }
-    const bytes = headerValueBytes(value);
-    if (!HEADER_VALUE.test(bytes)) throw invalidField(`headers.${name}`, 'must not hold CR, LF, NUL or other control characters');
+    const lines = linesOf(lower, headerValueBytes(value));
+    if (!sendable(lines)) throw invalidField(`headers.${name}`, 'must not hold CR, LF, NUL or other control characters');
     if (HOP_BY_HOP.has(lower) || lower === 'content-length') {
       throw invalidField(`headers.${name}`, 'is a hop-by-hop or framing header the replay computes itself');
     }
-    out[lower] = bytes;
+    out[lower] = lines;
   }
   return out;
 }

@@ -15,8 +15,8 @@ export const REPLAY_TIMEOUT_MS = 10_000;
 export interface ReplaySend {
   target: CheckedTarget;
   method: string;
-  /** Values as the bytes to send, one character per byte (what `headerValueBytes` gives). */
-  headers: Record<string, string>;
+  /** Values as the bytes to send, one character per byte (what `headerValueBytes` gives); an array sends one line each. */
+  headers: Record<string, string | string[]>;
   body: Buffer;
   /** Milliseconds left of the replay's budget. */
   timeoutMs: number;
@@ -43,8 +43,8 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The exact body length; `0` announced for methods that normally carry a body. */
-function withLength(headers: Record<string, string>, method: string, body: Buffer): Record<string, string> {
-  const out: Record<string, string> = Object.assign(Object.create(null), headers);
+function withLength(headers: Record<string, string | string[]>, method: string, body: Buffer): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.assign(Object.create(null), headers);
   if (body.length > 0 || BODY_METHODS.has(method.toUpperCase())) out['content-length'] = String(body.length);
   return out;
 }
