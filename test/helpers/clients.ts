@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 /** What a client run gave back. */
 export interface ClientRun {
@@ -18,6 +18,25 @@ export function runClient(command: string, args: string[], input = '', env: Reco
   return { status: run.error ? null : run.status, stdout: run.stdout ?? '', stderr: run.stderr ?? String(run.error ?? '') };
 }
 
+/**
+ * {@link runClient} without blocking: for a client that talks to a server in this process.
+ *
+ * @example
+ *   (await runClientAsync('curl', ['-s', `${base}/healthz`])).stdout // '{"status":"ok"}'
+ */
+export function runClientAsync(command: string, args: string[], input = ''): Promise<ClientRun> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', (err) => resolve({ status: null, stdout, stderr: String(err) }));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
 const answers = (command: string, args: string[], input = '', env: Record<string, string> = {}) => runClient(command, args, input, env).status === 0;
 
 /**
@@ -32,6 +51,9 @@ function missing(client: string, present: boolean, install: string): string | un
 
 /** Why the sqlite3 CLI tests cannot run (undefined when they can). */
 export const sqlite3Missing = (): string | undefined => missing('the sqlite3 CLI', answers('sqlite3', ['-version']), 'apt-get install sqlite3');
+
+/** Why the curl tests cannot run (undefined when they can). */
+export const curlMissing = (): string | undefined => missing('curl', answers('curl', ['--version']), 'apt-get install curl');
 
 /** A Python interpreter that has pyotp (Debian's python3-pyotp goes to /usr/bin/python3), or undefined. */
 export const findPyotpPython = (): string | undefined => ['/usr/bin/python3', 'python3'].find((python) => answers(python, ['-c', 'import pyotp']));
