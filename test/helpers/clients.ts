@@ -73,8 +73,10 @@ export const PSQL_ENV = {
 /** Why the psql tests cannot run (undefined when they can): a PostgreSQL server is optional, so this never throws. */
 export function postgresMissing(): string | undefined {
   if (!answers('psql', ['--version'])) return 'psql is not installed here (apt-get install postgresql-client)';
-  if (!answers('psql', ['-X', '-At', '-c', 'SELECT 1'], '', PSQL_ENV)) {
-    return `no PostgreSQL server answers psql as ${PSQL_ENV.PGUSER}@${PSQL_ENV.PGHOST}/${PSQL_ENV.PGDATABASE} (set PGHOST, PGUSER, PGDATABASE)`;
+  const probe = runClient('psql', ['-X', '-At', '-c', 'SELECT 1'], '', PSQL_ENV);
+  if (probe.status !== 0) {
+    const why = probe.stderr.trim().split('\n')[0];
+    return `no PostgreSQL server lets psql in as ${PSQL_ENV.PGUSER}@${PSQL_ENV.PGHOST}/${PSQL_ENV.PGDATABASE} (${why}; set PGHOST, PGPORT, PGUSER, PGDATABASE)`;
   }
   return undefined;
 }
@@ -85,6 +87,7 @@ export const MYSQL_ARGS = [`--host=${process.env.MYSQL_HOST ?? '127.0.0.1'}`, `-
 /** Why the mysql tests cannot run (undefined when they can): a MySQL or MariaDB server is optional, so this never throws. */
 export function mysqlMissing(): string | undefined {
   if (!answers('mysql', ['--version'])) return 'the mysql client is not installed here (apt-get install mariadb-client)';
-  if (!answers('mysql', [...MYSQL_ARGS, '-N', '-e', 'SELECT 1'])) return `no MySQL or MariaDB server answers at ${MYSQL_ARGS[0]} as ${MYSQL_ARGS[1]} (set MYSQL_HOST, MYSQL_USER)`;
+  const probe = runClient('mysql', [...MYSQL_ARGS, '-N', '-e', 'SELECT 1']);
+  if (probe.status !== 0) return `no MySQL or MariaDB server lets the mysql client in (${MYSQL_ARGS[0]} ${MYSQL_ARGS[1]}: ${probe.stderr.trim().split('\n')[0]}; set MYSQL_HOST, MYSQL_USER)`;
   return undefined;
 }
