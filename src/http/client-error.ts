@@ -8,11 +8,36 @@ const PARSER_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'The request headers are larger than the limit (16 KiB).' },
 };
 const MALFORMED = { code: 'bad_request' as const, detail: 'The request is not valid HTTP/1.1 (request line or headers malformed).' };
+/** A raw byte above 0x7F in the request target (`curl "…?city=Zürich"`): HTTP allows only ASCII there. */
+const RAW_BYTES = {
+  query: {
+    code: 'bad_request' as const,
+    detail: 'The query string must be percent-encoded: use curl -G --data-urlencode \'city=Zürich\' URL (it held a raw non-ASCII byte, which HTTP does not allow in a request line).',
+  },
+  path: {
+    code: 'bad_request' as const,
+    detail: 'The path must be percent-encoded (e.g. /Z%C3%BCrich for /Zürich): it held a raw non-ASCII byte, which HTTP does not allow in a request line.',
+  },
+};
+
+/**
+ * Which part of a refused request target holds a raw non-ASCII byte, from the parser's own
+ * account (`rawPacket`, and `bytesParsed`, the offset of the byte it stopped at), or undefined.
+ */
+function findRawByte(err: Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown }): 'query' | 'path' | undefined {
+  const packet = err.rawPacket;
+  const at = err.bytesParsed;
+  if (err.code !== 'HPE_INVALID_URL' || !Buffer.isBuffer(packet) || typeof at !== 'number' || (packet[at] ?? 0) < 0x80) return undefined;
+  // The packet may hold earlier pipelined requests: the refused line starts after the last line feed.
+  const line = packet.subarray(packet.lastIndexOf(0x0a, at) + 1, at);
+  return line.includes(0x3f /* ? */) ? 'query' : 'path';
+}
 
 /**
  * Answer a request Node's HTTP parser refused (malformed request line or headers, headers too
  * large, too slow) on the raw socket, before any route sees it: the CONTRACT §0 error body with an
  * `X-Request-Id`, then the connection is closed. Fastify's own answer had another body and no id.
+ * A query or path holding raw non-ASCII bytes gets a detail saying to percent-encode it.
  *
  * @example
  *   Fastify({ clientErrorHandler: answerClientError(() => 'r-1') });
@@ -27,7 +52,8 @@ export function answerClientError(nextRequestId: () => string): (err: Error & { 
       socket.destroy(err);
       return;
     }
-    const known = PARSER_ERRORS[err.code ?? ''] ?? MALFORMED;
+    const rawByte = findRawByte(err);
+    const known = rawByte ? RAW_BYTES[rawByte] : (PARSER_ERRORS[err.code ?? ''] ?? MALFORMED);
     const e = new DevutilError(known.code, known.detail);
     const body = JSON.stringify(errorBody(e));
     if (socket.writable) {

@@ -44,12 +44,13 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
     assert.equal(body.data, '"a,""b""",plain\r\n1,2\r\n');
   });
 
-  it('SQL: quoted identifiers, single quotes doubled, NULL, bare numbers and booleans, default table mock_data', async () => {
+  it('SQL: CREATE TABLE, quoted identifiers, single quotes doubled, CR as char(13), NULL, bare numbers and booleans, default table mock_data', async () => {
     const body = await render({ fields: HOSTILE_FIELDS, rows: 1, output_format: 'sql' });
     assert.equal(
       body.data,
-      `INSERT INTO "mock_data" ("id", "quote", "comma", "lines", "markup", "nothing", "obj", "flag", "num") VALUES ` +
-        `(1, 'say "hi"', 'a,b', 'l1\nl2\r\nl3', '<&>''"', NULL, '{"a":[1,"x"]}', TRUE, 1.5);\n`,
+      `CREATE TABLE "mock_data" ("id" INTEGER, "quote" TEXT, "comma" TEXT, "lines" TEXT, "markup" TEXT, "nothing" TEXT, "obj" TEXT, "flag" BOOLEAN, "num" REAL);\n` +
+        `INSERT INTO "mock_data" ("id", "quote", "comma", "lines", "markup", "nothing", "obj", "flag", "num") VALUES ` +
+        `(1, 'say "hi"', 'a,b', 'l1\nl2' || char(13) || '\nl3', '<&>''"', NULL, '{"a":[1,"x"]}', TRUE, 1.5);\n`,
     );
     assert.equal(body.output_format, 'sql');
   });
@@ -58,7 +59,8 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
     const body = await render({ fields: [constant('we"ird', "O'Brien"), { name: 'n', type: 'sequence' }], table_name: 'my "t"; DROP', output_format: 'sql' });
     assert.equal(
       body.data,
-      `INSERT INTO "my ""t""; DROP" ("we""ird", "n") VALUES ('O''Brien', 1);\nINSERT INTO "my ""t""; DROP" ("we""ird", "n") VALUES ('O''Brien', 2);\n`,
+      `CREATE TABLE "my ""t""; DROP" ("we""ird" TEXT, "n" INTEGER);\n` +
+        `INSERT INTO "my ""t""; DROP" ("we""ird", "n") VALUES ('O''Brien', 1);\nINSERT INTO "my ""t""; DROP" ("we""ird", "n") VALUES ('O''Brien', 2);\n`,
     );
   });
 

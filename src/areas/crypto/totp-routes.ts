@@ -81,7 +81,8 @@ export default async function totpRoutes(app: FastifyInstance, ctx: AppContext):
       summary: 'Generate a TOTP secret, its otpauth:// URI and a QR code',
       description: 'The secret is random and sized for the algorithm (20 bytes for SHA1, 32 for SHA256, 64 for SHA512; at least 160 bits), ' +
         'written in base32 without padding. The URI follows the Key Uri Format: `otpauth://totp/{issuer}:{account}?secret=&issuer=&algorithm=&digits=&period=`, ' +
-        'each part percent-encoded (space = %20). Nothing is stored.',
+        'each part percent-encoded (space = %20). `issuer` and `account` must not contain ":" (the Key Uri Format forbids it: the ' +
+        'label separates them with it) → 422 naming the field. Nothing is stored.',
       querystring: generateQuery,
       response: { 200: generateResponse },
     },

@@ -68,14 +68,27 @@ function listStepsNearestFirst(window: number): number[] {
 }
 
 /**
+ * A 422 naming `issuer` and `account` when they hold a colon: the otpauth label is
+ * `issuer:account`, and the Key Uri Format forbids a colon in either part (encoded or not), so
+ * authenticator apps and libraries such as pyotp would split the label elsewhere or refuse it.
+ */
+function checkLabelParts(issuer: string, account: string): void {
+  const message = 'must not contain ":" (the otpauth label separates issuer and account with it)';
+  const errors = Object.entries({ issuer, account }).filter(([, value]) => value.includes(':')).map(([path]) => ({ path, message }));
+  if (errors.length > 0) throw new DevutilError('validation_error', `${errors.map((e) => e.path).join(' and ')} ${message}.`, { errors });
+}
+
+/**
  * A fresh secret sized for the algorithm, its `otpauth://` URI (Google Authenticator Key Uri
- * Format, every part percent-encoded) and the URI as a QR code PNG data URI.
+ * Format, every part percent-encoded) and the URI as a QR code PNG data URI. An issuer or
+ * account holding a colon is a 422.
  *
  * @example
  *   await createTotpSetup('ACME Co', 'ana@example.com', { digits: 6, period: 30, algorithm: 'SHA1' })
  *   // { secret: 'JBSW...', otpauthUri: 'otpauth://totp/ACME%20Co:ana%40example.com?secret=...', ... }
  */
 export async function createTotpSetup(issuer: string, account: string, params: TotpParams): Promise<TotpSetup> {
+  checkLabelParts(issuer, account);
   const secret = encodeBase32(randomBytes(TOTP_ALGORITHMS[params.algorithm].secretBytes));
   const query = [
     `secret=${secret}`,

@@ -7,6 +7,7 @@ import { planMockData, type MockField } from './mock-data/generate.js';
 import { createMockDataPool, INLINE_COST } from './mock-data/mock-data-pool.js';
 import { MOCK_LOCALES } from './mock-data/locales.js';
 import type { OutputFormat } from './mock-data/render.js';
+import type { SqlDialect } from './mock-data/render-sql.js';
 import { MOCK_DATA_DESCRIPTION, mockDataBody, mockDataResponse, mockTypesResponse } from './mock-data/schemas.js';
 import { postTool } from '../../http/tool-route.js';
 
@@ -17,6 +18,8 @@ interface MockDataBody {
   locale: string;
   seed?: number;
   table_name: string;
+  dialect: SqlDialect;
+  create_table: boolean;
 }
 
 interface ArrayOpsBody {
@@ -43,6 +46,8 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
       locale: body.locale,
       seed: body.seed,
       tableName: body.table_name,
+      dialect: body.dialect,
+      createTable: body.create_table,
     };
     // Checked here (option errors answer at once); drawn here when small, on a worker when large.
     const plan = planMockData(request);

@@ -49,6 +49,8 @@ const replayResult = {
 const DESCRIPTION = `Sends a captured request again, to \`target_url\`: the captured method (or \`method\`), the captured
 headers minus hop-by-hop headers, \`host\`, \`content-length\` and \`expect\` (\`headers\` merged over them; \`host\`
 defaults to the target's and may be overridden), and the body's exact bytes, so signatures over the body still verify.
+Header values go out as the bytes captured: stored text as UTF-8, a \`base64:\` value as its bytes; \`headers\` values
+are read the same way (text sent as UTF-8, \`base64:…\` for other bytes).
 
 SSRF guard: the target's host is resolved once and refused with 422 \`target_not_allowed\` when ANY of its addresses
 is not public unicast (loopback, private, link-local incl. 169.254.169.254, CGNAT, multicast, unspecified, broadcast,

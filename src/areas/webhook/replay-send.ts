@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { DevutilError } from '../../errors.js';
+import { joinHeaders } from './catch-capture.js';
 import type { CheckedTarget } from './ssrf-guard.js';
 
 /** Bytes of the target's answer kept in `response_body` (CONTRACT §2.4). */
@@ -14,7 +15,8 @@ export const REPLAY_TIMEOUT_MS = 10_000;
 export interface ReplaySend {
   target: CheckedTarget;
   method: string;
-  headers: Record<string, string>;
+  /** Values as the bytes to send, one character per byte (what `headerValueBytes` gives); an array sends one line each. */
+  headers: Record<string, string | string[]>;
   body: Buffer;
   /** Milliseconds left of the replay's budget. */
   timeoutMs: number;
@@ -22,7 +24,7 @@ export interface ReplaySend {
 
 export interface ReplayAnswer {
   status: number;
-  /** Lower-cased names, repeated headers joined with `, ` (null prototype). */
+  /** As a capture stores them ({@link joinHeaders}): lower-cased names, repeated ones joined, UTF-8 text or `base64:` bytes. */
   headers: Record<string, string>;
   /** The first {@link REPLAY_BODY_LIMIT} bytes as UTF-8 text. */
   body: string;
@@ -41,8 +43,8 @@ function pinnedLookup(target: CheckedTarget): LookupFunction {
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The exact body length; `0` announced for methods that normally carry a body. */
-function withLength(headers: Record<string, string>, method: string, body: Buffer): Record<string, string> {
-  const out: Record<string, string> = Object.assign(Object.create(null), headers);
+function withLength(headers: Record<string, string | string[]>, method: string, body: Buffer): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.assign(Object.create(null), headers);
   if (body.length > 0 || BODY_METHODS.has(method.toUpperCase())) out['content-length'] = String(body.length);
   return out;
 }
@@ -53,15 +55,6 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function toHeaderObject(raw: string[]): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toLowerCase();
-    out[name] = name in out ? `${out[name]}, ${raw[i + 1]}` : raw[i + 1];
-  }
-  return out;
 }
 
 /**
@@ -111,7 +104,7 @@ export function sendReplay(input: ReplaySend): Promise<ReplayAnswer> {
       const all = Buffer.concat(chunks);
       resolve({
         status: response.statusCode ?? 0,
-        headers: toHeaderObject(response.rawHeaders),
+        headers: joinHeaders(response.rawHeaders),
         body: all.subarray(0, REPLAY_BODY_LIMIT).toString('utf8'),
         truncated: truncated || all.length > REPLAY_BODY_LIMIT,
       });

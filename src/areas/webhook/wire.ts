@@ -43,7 +43,12 @@ export const requestDetailSchema = {
     ...requestSummarySchema.properties,
     headers: {
       type: 'object',
-      description: 'Names lower-cased; repeated headers joined with ", ".',
+      description:
+        'Names lower-cased; repeated headers joined with ", ", except Cookie (joined with "; ", as RFC 6265 and Node join them) and ' +
+        'Set-Cookie (one line per header, joined with a line feed: its dates hold commas; a replay sends each line as its own ' +
+        'Set-Cookie header). A value is the UTF-8 text of the bytes sent; when they are not valid ' +
+        'UTF-8 it is `base64:` followed by the bytes in base64 (so is a value that itself starts with `base64:`, which keeps the ' +
+        'form unambiguous). A replay sends exactly the bytes captured.',
       additionalProperties: { type: 'string' },
     },
     body: { type: 'string', description: 'The body as UTF-8 text, or base64 when the bytes are not valid UTF-8.' },

@@ -15,6 +15,12 @@ export type FieldOptions = Record<string, unknown>;
 export type ValueGenerator = ((row: number) => unknown) & { cost?: number; minChars?: number };
 
 /**
+ * What a field's values are, for the SQL column type of `CREATE TABLE`: `date` is YYYY-MM-DD,
+ * `datetime` an ISO 8601 UTC instant, `time` HH:MM:SS; `text` for everything else.
+ */
+export type ColumnKind = 'integer' | 'real' | 'boolean' | 'date' | 'datetime' | 'time' | 'text';
+
+/**
  * One mock-data field type: a row of the type table. `create` receives the validated options and
  * the request's seeded Faker and returns the generator; it throws {@link OptionError} for
  * option combinations a schema cannot express (min > max, a bad regex).
@@ -25,6 +31,8 @@ export interface FieldType {
   /** Option name → JSON Schema (with `default` where one applies). */
   options?: Record<string, OptionSchema>;
   required?: string[];
+  /** Kind of its values (`text` when absent), or a function of the options for types whose values the caller gives. */
+  column?: ColumnKind | ((options: FieldOptions) => ColumnKind);
   create(faker: Faker, options: FieldOptions): ValueGenerator;
 }
 
@@ -42,8 +50,36 @@ export class OptionError extends Error {
  * @example
  *   simpleType('city', 'City name in the locale', (f) => f.location.city())
  */
-export function simpleType(name: string, description: string, generate: (faker: Faker) => unknown): FieldType {
-  return { name, description, create: (faker) => () => generate(faker) };
+export function simpleType(name: string, description: string, generate: (faker: Faker) => unknown, column?: ColumnKind): FieldType {
+  return { name, description, ...(column ? { column } : {}), create: (faker) => () => generate(faker) };
+}
+
+/**
+ * The column kind that holds every one of `values` (nulls aside): all integers, all numbers, all
+ * booleans, else text (objects and arrays are written as their JSON text).
+ *
+ * @example
+ *   columnOfValues([1, 2, null]) // 'integer'
+ *   columnOfValues([1, 'a']) // 'text'
+ */
+export function columnOfValues(values: unknown[]): ColumnKind {
+  const present = values.filter((v) => v !== null);
+  if (present.length === 0) return 'text';
+  if (present.every((v) => Number.isInteger(v))) return 'integer';
+  if (present.every((v) => typeof v === 'number')) return 'real';
+  if (present.every((v) => typeof v === 'boolean')) return 'boolean';
+  return 'text';
+}
+
+/**
+ * A value as text formats write it: strings as they are, objects and arrays (from `enum` and
+ * `constant`), numbers and booleans as their JSON text.
+ *
+ * @example
+ *   toText({ a: 1 }) // '{"a":1}'
+ */
+export function toText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Throw an {@link OptionError} on `max` when `min > max`. */

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Faker } from '@faker-js/faker';
 import { DevutilError } from '../../../errors.js';
-import { measureValue, OptionError, type ValueGenerator } from './field-type.js';
+import { measureValue, OptionError, type ColumnKind, type ValueGenerator } from './field-type.js';
 import { fakerFor } from './locales.js';
 import { findFieldType, resolveOptions } from './options.js';
-import { renderMockData, type OutputFormat } from './render.js';
+import { checkOutputNames, renderMockData, type OutputFormat } from './render.js';
+import type { SqlDialect, SqlOptions } from './render-sql.js';
 
 /** Faker's reference date, fixed so seeded output never depends on when it is generated. */
 export const REFERENCE_DATE = '2026-01-01T00:00:00.000Z';
@@ -24,7 +25,13 @@ export interface MockDataRequest {
   locale?: string;
   seed?: number;
   tableName?: string;
+  /** SQL output only: the dialect (default sqlite) and whether a `CREATE TABLE` comes first (default true). */
+  dialect?: SqlDialect;
+  createTable?: boolean;
 }
+
+/** A field's generator with the column kind of its values (for SQL's `CREATE TABLE`). */
+type FieldGenerator = ValueGenerator & { column: ColumnKind };
 
 export interface MockDataResult {
   /** Row objects (null-prototype, keys in field order) for JSON; the rendered text otherwise. */
@@ -73,14 +80,14 @@ function collecting<T>(problems: DevutilError[], check: () => T): T | undefined 
 }
 
 /** One generator per field, nullable wrapping included, each with its cost; every field's option problems together become one 422. */
-function createGenerators(faker: Faker, fields: MockField[], problems: DevutilError[]): ValueGenerator[] {
+function createGenerators(faker: Faker, fields: MockField[], problems: DevutilError[]): FieldGenerator[] {
   const seen = new Set<string>();
   const generators = fields.map((field, i) => collecting(problems, () => createGenerator(faker, field, i, seen)));
   if (problems.length > 0) throw allProblems(problems);
-  return generators as ValueGenerator[];
+  return generators as FieldGenerator[];
 }
 
-function createGenerator(faker: Faker, field: MockField, i: number, seen: Set<string>): ValueGenerator {
+function createGenerator(faker: Faker, field: MockField, i: number, seen: Set<string>): FieldGenerator {
   if (seen.has(field.name)) {
     throw new DevutilError('validation_error', `Duplicate field name "${field.name}".`, {
       errors: [{ path: `fields[${i}].name`, message: 'must be unique' }],
@@ -107,9 +114,10 @@ function createGenerator(faker: Faker, field: MockField, i: number, seen: Set<st
     }
   };
   const cost = created.cost;
-  if (!options.nullable) return Object.assign(generate, { cost, minChars: created.minChars });
+  const column = typeof type.column === 'function' ? type.column(options) : (type.column ?? 'text');
+  if (!options.nullable) return Object.assign(generate, { cost, minChars: created.minChars, column });
   const ratio = options.null_ratio as number;
-  return Object.assign((row: number) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row)), { cost });
+  return Object.assign((row: number) => (faker.datatype.boolean({ probability: ratio }) ? null : generate(row)), { cost, column });
 }
 
 /** A request checked and ready to draw: what it will cost, and the drawing itself. */
@@ -138,6 +146,9 @@ export function planMockData(request: MockDataRequest): MockDataPlan {
   faker.setDefaultRefDate(REFERENCE_DATE);
   // Every call seeds it: nothing of an earlier call's draws carries over.
   seedFaker(faker, request.seed);
+  const names = request.fields.map((f) => f.name);
+  const nameErrors = checkOutputNames(request.outputFormat ?? 'json', names, sqlOptions(request));
+  if (nameErrors.length > 0) problems.push(new DevutilError('validation_error', `Invalid names for this output: ${nameErrors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors: nameErrors }));
   const generators = createGenerators(faker, request.fields, problems);
   const cost = request.rows * generators.reduce((sum, generate) => sum + (generate.cost ?? 1), 0);
   // Output that must pass the bound whatever is drawn (50 fields of x{1000} × 1000 rows) is refused
@@ -162,7 +173,11 @@ const outputTooLarge = () =>
     errors: [{ path: 'rows', message: 'too much data for these fields' }],
   });
 
-function drawRows(request: MockDataRequest, generators: ValueGenerator[]): MockDataResult {
+function sqlOptions(request: MockDataRequest): SqlOptions {
+  return { tableName: request.tableName ?? 'mock_data', dialect: request.dialect ?? 'sqlite', createTable: request.createTable ?? true };
+}
+
+function drawRows(request: MockDataRequest, generators: FieldGenerator[]): MockDataResult {
   const table: unknown[][] = [];
   let size = 0;
   for (let row = 0; row < request.rows; row++) {
@@ -172,7 +187,7 @@ function drawRows(request: MockDataRequest, generators: ValueGenerator[]): MockD
     table.push(values);
   }
   const outputFormat = request.outputFormat ?? 'json';
-  const names = request.fields.map((f) => f.name);
-  const data = renderMockData(outputFormat, names, table, request.tableName ?? 'mock_data');
-  return { data, rows: request.rows, fields: names.length, outputFormat };
+  const columns = request.fields.map((f, i) => ({ name: f.name, kind: generators[i]!.column }));
+  const data = renderMockData(outputFormat, columns, table, sqlOptions(request));
+  return { data, rows: request.rows, fields: columns.length, outputFormat };
 }

@@ -1,12 +1,11 @@
+import type { FieldError } from '../../../errors.js';
+import { toText } from './field-type.js';
+import { checkSqlNames, nulRefused, renderSql, type Column, type SqlOptions } from './render-sql.js';
+
 /** Output formats of `/v1/mock-data`. */
 export type OutputFormat = 'json' | 'csv' | 'sql' | 'xml';
 
-type Renderer = (names: string[], table: unknown[][], tableName: string) => string;
-
-/** Objects and arrays (from `enum`/`constant`) become their JSON text in the text formats. */
-function toText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
+type Renderer = (columns: Column[], table: unknown[][], sql: SqlOptions) => string;
 
 /** RFC 4180 field: quoted (quotes doubled) when it holds a quote, comma, CR or LF. */
 function quoteCsv(value: unknown): string {
@@ -15,17 +14,16 @@ function quoteCsv(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** SQL identifier in double quotes, inner quotes doubled. */
-function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/** Standard SQL literal: NULL, bare numbers, TRUE/FALSE, '...' with quotes doubled. */
-function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  return `'${toText(value).replace(/'/g, "''")}'`;
+/** CSV text; a NUL in a value is refused (422), since many CSV readers stop at it or refuse the line. */
+function renderCsv(columns: Column[], table: unknown[][]): string {
+  const lines = [columns.map((c) => quoteCsv(c.name)).join(',')];
+  table.forEach((row, r) => {
+    row.forEach((value, i) => {
+      if (typeof value === 'string' && value.includes('\u0000')) throw nulRefused(i, columns[i]!.name, r, 'CSV output does not carry', 'use output_format json, sql or xml');
+    });
+    lines.push(row.map(quoteCsv).join(','));
+  });
+  return lines.map((line) => `${line}\r\n`).join('');
 }
 
 // Characters XML 1.0 cannot carry at all, not even as references: replaced by U+FFFD.
@@ -52,27 +50,41 @@ function xmlElement(name: string, value: unknown): string {
 }
 
 const RENDERERS: Record<Exclude<OutputFormat, 'json'>, Renderer> = {
-  csv: (names, table) => [names, ...table].map((row) => `${row.map(quoteCsv).join(',')}\r\n`).join(''),
-  sql: (names, table, tableName) => {
-    const head = `INSERT INTO ${quoteIdentifier(tableName)} (${names.map(quoteIdentifier).join(', ')}) VALUES (`;
-    return table.map((row) => `${head}${row.map(sqlLiteral).join(', ')});\n`).join('');
-  },
-  xml: (names, table) => `<rows>${table.map((row) => `<row>${row.map((v, i) => xmlElement(names[i], v)).join('')}</row>`).join('')}</rows>`,
+  csv: renderCsv,
+  sql: renderSql,
+  xml: (columns, table) => `<rows>${table.map((row) => `<row>${row.map((v, i) => xmlElement(columns[i]!.name, v)).join('')}</row>`).join('')}</rows>`,
 };
 
 /**
- * Render generated rows. JSON gives row objects (null-prototype, so a field named `__proto__`
- * is plain data); CSV (header, CRLF), SQL (one INSERT per row) and XML give text.
+ * Field names (and for SQL `table_name`) the format cannot write as they are, one entry per bad
+ * name: a NUL in a CSV header or an SQL name, and each SQL dialect's own rules (see {@link checkSqlNames}).
  *
  * @example
- *   renderMockData('csv', ['id', 'note'], [[1, 'a,b']], 'mock_data') // 'id,note\r\n1,"a,b"\r\n'
+ *   checkOutputNames('csv', ['a\u0000b'], { tableName: 'mock_data', dialect: 'sqlite', createTable: true })
+ *   // [{ path: 'fields[0].name', message: 'holds a NUL character, which CSV output does not carry' }]
  */
-export function renderMockData(format: OutputFormat, names: string[], table: unknown[][], tableName: string): Record<string, unknown>[] | string {
-  if (format !== 'json') return RENDERERS[format](names, table, tableName);
+export function checkOutputNames(format: OutputFormat, names: string[], sql: SqlOptions): FieldError[] {
+  if (format === 'sql') return checkSqlNames(sql.dialect, sql.tableName, names);
+  if (format !== 'csv') return [];
+  return names.flatMap((name, i) => (name.includes('\u0000') ? [{ path: `fields[${i}].name`, message: 'holds a NUL character, which CSV output does not carry' }] : []));
+}
+
+/**
+ * Render generated rows. JSON gives row objects (null-prototype, so a field named `__proto__`
+ * is plain data); CSV (header, CRLF), SQL (`CREATE TABLE` and one INSERT per row, see
+ * {@link renderSql}) and XML give text. A NUL in a value is a 422 for CSV and PostgreSQL.
+ *
+ * @example
+ *   const columns = [{ name: 'id', kind: 'integer' }, { name: 'note', kind: 'text' }] as const;
+ *   renderMockData('csv', [...columns], [[1, 'a,b']], { tableName: 'mock_data', dialect: 'sqlite', createTable: true })
+ *   // 'id,note\r\n1,"a,b"\r\n'
+ */
+export function renderMockData(format: OutputFormat, columns: Column[], table: unknown[][], sql: SqlOptions): Record<string, unknown>[] | string {
+  if (format !== 'json') return RENDERERS[format](columns, table, sql);
   return table.map((values) => {
     const row: Record<string, unknown> = Object.create(null);
-    names.forEach((name, i) => {
-      row[name] = values[i];
+    columns.forEach((column, i) => {
+      row[column.name] = values[i];
     });
     return row;
   });

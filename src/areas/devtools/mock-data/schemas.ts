@@ -2,6 +2,7 @@ import { MAX_REGEX_OUTPUT } from './regex-field.js';
 import { FIELD_TYPE_NAMES } from './field-types.js';
 import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './generate.js';
 import { MOCK_LOCALES } from './locales.js';
+import { SQL_DIALECTS } from './render-sql.js';
 import { INLINE_COST, MOCK_DATA_TIMEOUT_MS } from './mock-data-pool.js';
 
 /** Route description: every decision CONTRACT §3.1 leaves open. */
@@ -17,9 +18,25 @@ export const MOCK_DATA_DESCRIPTION = [
   `**Locale**: \`ll_CC\` (or \`ll-CC\`), default en_US; supported: ${MOCK_LOCALES.join(', ')}. Values the locale lacks fall back to English; data a locale marks as not applicable (name prefixes in az_AZ, states in az_AZ, postcodes in en_HK) is a 422 on that field.\n\n`,
   '**Output**: `json` → `data` is an array of row objects (keys in field order). `csv`, `sql`, `xml` → `data` is text and ',
   '`output_format` is echoed. CSV: RFC 4180, header line, every line ends in CRLF, fields holding `"` `,` CR or LF are quoted ',
-  'with quotes doubled, null is an empty field. SQL: one `INSERT INTO "table" ("col", ...) VALUES (...);` line per row, identifiers ',
-  "in double quotes (doubled inside), strings in single quotes (doubled inside; standard SQL, backslashes are not escapes), ",
-  'numbers bare, booleans TRUE/FALSE, NULL. `table_name` (default mock_data, 1..128 characters) is one identifier. XML: ',
+  'with quotes doubled, null is an empty field; a NUL character in a value or field name → 422 naming the field (many CSV readers ',
+  'stop at it).\n\n',
+  '**SQL** runs as it is in the dialect\'s own client (`sqlite3`, `psql`, `mysql`): a `CREATE TABLE` first (`create_table: false` ',
+  'omits it), then one `INSERT INTO "table" ("col", ...) VALUES (...);` line per row. `table_name` (default mock_data, 1..128 ',
+  'characters) is one identifier. `dialect`: `sqlite` (default), `postgres` or `mysql`. Column types follow the field types ',
+  '(sqlite / postgres / mysql): whole numbers (sequence, integer, timestamp, port, http_status_code) INTEGER / BIGINT / BIGINT; ',
+  'decimals (number, price, latitude, longitude) REAL / DOUBLE PRECISION / DOUBLE; boolean BOOLEAN; date TEXT / DATE / DATE; ',
+  'datetime TEXT / TIMESTAMPTZ / DATETIME(3) (mysql gets the UTC instant as `YYYY-MM-DD HH:MM:SS.mmm`, which DATETIME reads); ',
+  'time TEXT / TIME / TIME; enum and constant take the type all their values share (whole numbers, numbers, booleans), else ',
+  "TEXT, where every value is written as text (`'1'`, `'true'`, objects and arrays as JSON); every other type TEXT. mysql ",
+  'tables are `DEFAULT CHARSET=utf8mb4`. Identifiers in double quotes (mysql: backticks), ',
+  'doubled inside; strings in single quotes, doubled inside (sqlite and postgres: standard SQL, backslashes are not escapes; ',
+  'mysql: backslash, NUL, CR and Ctrl-Z escaped as mysqldump writes them, read by the default sql_mode); numbers bare, booleans ',
+  'TRUE/FALSE, NULL. A name the dialect cannot take → 422 on it: a NUL, over 63 bytes (postgres cuts names there), over 64 ',
+  'characters or ending in a space (mysql), two field names equal ignoring case (sqlite: ASCII letters; mysql). NUL and CR in ',
+  "a value (the sqlite3 CLI ends a statement at a NUL and drops a CR before a line feed): sqlite writes them as char(0) and ",
+  "char(13) concatenated (`'a' || char(0) || 'b'`), mysql as `\\0` and `\\r`; PostgreSQL text cannot hold NUL, so postgres ",
+  'output with one → 422 naming the field and row.\n\n',
+  '**XML**: ',
   '`<rows><row><name>value</name>…</row></rows>` with & < > " \' and CR escaped; a null value is `<name null="true"/>`; a field ',
   'name that is not a valid XML name (or starts with "xml") is written `<field name="the name">value</field>`; characters XML 1.0 ',
   'forbids (control characters, lone surrogates) become U+FFFD. Objects and arrays (from enum/constant) appear as JSON text.\n\n',
@@ -56,6 +73,8 @@ export const mockDataBody = {
     locale: { type: 'string', default: 'en_US', maxLength: 16, description: 'll_CC locale, default en_US.' },
     seed: { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991, description: 'Same seed, same output.' },
     table_name: { type: 'string', minLength: 1, maxLength: 128, default: 'mock_data', description: 'SQL table name.' },
+    dialect: { type: 'string', enum: SQL_DIALECTS, default: 'sqlite', description: 'SQL dialect: sqlite (default), postgres or mysql.' },
+    create_table: { type: 'boolean', default: true, description: 'SQL output starts with CREATE TABLE (default true).' },
   },
   examples: [
     {

@@ -33,12 +33,14 @@ function createDecimal(faker: Faker, o: FieldOptions): () => number {
 export const NUMBER_TYPES: FieldType[] = [
   {
     name: 'boolean',
+    column: 'boolean',
     description: 'true or false.',
     options: { probability: { type: 'number', minimum: 0, maximum: 1, default: 0.5, description: 'Chance of true (default 0.5).' } },
     create: (f, o) => () => f.datatype.boolean({ probability: o.probability as number }),
   },
   {
     name: 'integer',
+    column: 'integer',
     description: 'Integer between min and max inclusive.',
     options: { min: intOption('Lowest value (default 0).', 0), max: intOption('Highest value (default 1000).', 1000) },
     create: (f, o) => {
@@ -48,12 +50,14 @@ export const NUMBER_TYPES: FieldType[] = [
   },
   {
     name: 'number',
+    column: 'real',
     description: 'Decimal number between min and max with `decimals` fraction digits.',
     options: { min: numberOption('Lowest value (default 0).', 0), max: numberOption('Highest value (default 1000).', 1000), decimals: decimalsOption(2) },
     create: createDecimal,
   },
   {
     name: 'price',
+    column: 'real',
     description: 'Price as a number between min and max, `decimals` fraction digits (default 2).',
     options: {
       min: { type: 'number', minimum: 0, maximum: 1e12, default: 1, description: 'Lowest price (>= 0, default 1).' },
@@ -64,6 +68,7 @@ export const NUMBER_TYPES: FieldType[] = [
   },
   {
     name: 'date',
+    column: 'date',
     description: 'Calendar date YYYY-MM-DD (UTC) between from and to.',
     options: dateRange,
     create: (f, o) => {
@@ -73,6 +78,7 @@ export const NUMBER_TYPES: FieldType[] = [
   },
   {
     name: 'datetime',
+    column: 'datetime',
     description: 'ISO 8601 UTC instant with milliseconds between from and to.',
     options: dateRange,
     create: (f, o) => {
@@ -82,6 +88,7 @@ export const NUMBER_TYPES: FieldType[] = [
   },
   {
     name: 'timestamp',
+    column: 'integer',
     description: 'Unix time in seconds (integer) between from and to.',
     options: dateRange,
     create: (f, o) => {
@@ -91,6 +98,7 @@ export const NUMBER_TYPES: FieldType[] = [
   },
   {
     name: 'time',
+    column: 'time',
     description: 'Time of day HH:MM:SS.',
     create: (f) => () => new Date(f.number.int({ min: 0, max: DAY_MS / 1000 - 1 }) * 1000).toISOString().slice(11, 19),
   },

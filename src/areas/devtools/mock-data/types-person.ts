@@ -4,6 +4,7 @@ import { type FieldType, intOption, simpleType } from './field-type.js';
 export const PERSON_TYPES: FieldType[] = [
   {
     name: 'sequence',
+    column: 'integer',
     description: 'start + row × step (row counts from 0): 1, 2, 3, ... by default.',
     options: { start: intOption('First value (default 1).', 1), step: intOption('Increment (default 1).', 1) },
     create: (_f, o) => (row) => (o.start as number) + row * (o.step as number),
@@ -33,8 +34,8 @@ export const PERSON_TYPES: FieldType[] = [
   simpleType('mac_address', 'MAC address, colon-separated.', (f) => f.internet.mac()),
   simpleType('user_agent', 'Browser User-Agent string.', (f) => f.internet.userAgent()),
   simpleType('http_method', 'HTTP method.', (f) => f.internet.httpMethod()),
-  simpleType('http_status_code', 'HTTP status code (integer).', (f) => f.internet.httpStatusCode()),
-  simpleType('port', 'TCP port number (integer 0..65535).', (f) => f.internet.port()),
+  simpleType('http_status_code', 'HTTP status code (integer).', (f) => f.internet.httpStatusCode(), 'integer'),
+  simpleType('port', 'TCP port number (integer 0..65535).', (f) => f.internet.port(), 'integer'),
   simpleType('emoji', 'One emoji.', (f) => f.internet.emoji()),
   simpleType('avatar_url', 'URL of an avatar image.', (f) => f.image.avatar()),
 ];

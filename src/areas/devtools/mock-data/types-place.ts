@@ -22,6 +22,7 @@ export const PLACE_TYPES: FieldType[] = [
   simpleType('zip_code', 'Postal code in the locale format.', (f) => f.location.zipCode()),
   {
     name: 'latitude',
+    column: 'real',
     description: 'Latitude in degrees (number).',
     options: coordinate(90),
     create: (f, o) => {
@@ -31,6 +32,7 @@ export const PLACE_TYPES: FieldType[] = [
   },
   {
     name: 'longitude',
+    column: 'real',
     description: 'Longitude in degrees (number).',
     options: coordinate(180),
     create: (f, o) => {

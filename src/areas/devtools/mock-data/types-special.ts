@@ -1,4 +1,4 @@
-import { measureValue, type FieldType } from './field-type.js';
+import { columnOfValues, measureValue, type FieldType } from './field-type.js';
 import { REGEX_TYPE } from './regex-field.js';
 
 /**
@@ -17,6 +17,7 @@ export const SPECIAL_TYPES: FieldType[] = [
     description: 'One of options.values, chosen uniformly.',
     options: { values: { type: 'array', minItems: 1, maxItems: 1000, description: 'Candidate values, any JSON (required).' } },
     required: ['values'],
+    column: (o) => columnOfValues(o.values as unknown[]),
     create: (f, o) => {
       const values = o.values as unknown[];
       return Object.assign(() => f.helpers.arrayElement(values), { cost: Math.max(...values.map(valueCost)), minChars: Math.min(...values.map(measureValue)) });
@@ -27,6 +28,7 @@ export const SPECIAL_TYPES: FieldType[] = [
     description: 'Always options.value (any JSON).',
     options: { value: { description: 'The value (required).' } },
     required: ['value'],
+    column: (o) => columnOfValues([o.value]),
     create: (_f, o) => Object.assign(() => o.value, { cost: valueCost(o.value), minChars: measureValue(o.value) }),
   },
   REGEX_TYPE,
