@@ -26,7 +26,6 @@ import { fastPathServer, MAX_ID_LENGTH, type FastRoute, type UndecodableUrlRoute
 import { lazyChildLogger } from './http/request-logger.js';
 import { requestRecorder } from './http/request-record.js';
 import { prependHook, withPrologue } from './http/route-hooks.js';
-import { toolFastRoutes } from './http/tool-fast-route.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -87,9 +86,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
-  // The tool fast routes (see the onRoute hook below) are tried first.
-  const tools = toolFastRoutes();
-  const fastRoutes: FastRoute[] = [tools.route];
+  const fastRoutes: FastRoute[] = [];
   const undecodableUrlRoutes: UndecodableUrlRoute[] = [];
   const app = Fastify({
     logger: options.logger ?? false,
@@ -125,7 +122,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   for (const method of METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  const compileBody = registerValidators(app);
+  registerValidators(app);
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
@@ -143,22 +140,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   const recordUnmatched = recordFor('unmatched');
   app.addHook('onRoute', (route) => {
     route.onResponse = prependHook(route.onResponse, recordFor(route.url));
-    // A tool declared pure (`postTool`) is also answered by a fast route before the router.
-    const tool = route.config?.tool;
-    if (tool && route.config?.area) {
-      const schema = route.schema as { body: object; response: { 200: object } };
-      tools.add({
-        url: route.url,
-        area: route.config.area as Area,
-        bodySchema: schema.body,
-        responseSchema: schema.response[200],
-        run: tool,
-        compileBody,
-        gate,
-        ctx,
-        log: app.log,
-      });
-    }
   });
   registerErrorHandling(app, (request, reply) => {
     reply.header('x-request-id', request.id);
