@@ -3,24 +3,14 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
-import { DevutilError } from '../../errors.js';
+import { DevutilError, errorBody } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { sendRawError } from '../../http/raw-response.js';
-import { lazyRequestLogger } from '../../http/request-logger.js';
-
-/** One CONNECT request to capture: what the catch responder needs, its body already read. */
-export interface ConnectExchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  binId: string;
-  requestId: string;
-  log: FastifyBaseLogger;
-  sourceIp: string;
-  body: Buffer;
-}
+import { logFailure, toDevutilError } from '../../http/error-handler.js';
+import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {
-  respond: (exchange: ConnectExchange) => void;
+  /** Store a capture; resolves with its request id once committed, rejects with 404 for an unknown bin. */
+  capture: (raw: Omit<RawCapture, 'now'>) => Promise<string>;
   requestId: (req: IncomingMessage) => string;
   log: FastifyBaseLogger;
   maxBodyBytes: number;
@@ -28,6 +18,20 @@ export interface CatchConnectOptions {
   trustProxy: boolean | string[];
   /** Headers of every catch answer, errors included. */
   headers: Record<string, string>;
+}
+
+/** Answer JSON on the CONNECT's own response, then the connection closes (see {@link catchConnect}). */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The CONTRACT §0 error answer, as the app's error handler gives it (5xx logged, never detailed). */
+function sendError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger): void {
+  const e = toDevutilError(err);
+  logFailure(log, err, e);
+  sendJson(res, e.status, errorBody(e), { ...e.headers, ...headers });
 }
 
 /** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
@@ -82,7 +86,7 @@ function trustOf(trustProxy: boolean | string[]): ((address: string, hop: number
  * the connection is closed (no tunnel is opened); any other CONNECT target is a 404.
  *
  * @example
- *   app.server.on('connect', catchConnect({ respond, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
+ *   app.server.on('connect', catchConnect({ capture, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
  */
 export function catchConnect(options: CatchConnectOptions): ConnectListener {
   const trust = trustOf(options.trustProxy);
@@ -99,17 +103,20 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
     res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
-    const log = lazyRequestLogger(options.log, { reqId: requestId });
+    const log = options.log.child({ reqId: requestId });
     const headers = { ...options.headers, 'x-request-id': requestId };
     const binId = connectBinId(req.url ?? '');
-    if (binId === null) return sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), headers, log);
+    if (binId === null) return sendError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), headers, log);
     // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
     const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
     readConnectBody(req, socket, head, options.maxBodyBytes, (err, body) => {
-      if (err) return sendRawError(res, err, headers, log);
+      if (err) return sendError(res, err, headers, log);
       // Being stored: its answer follows the commit, as any capture's does during a graceful stop.
       open.delete(socket);
-      options.respond({ req, res, binId, requestId, log, sourceIp, body: body! });
+      options.capture({ binId, method: 'CONNECT', url: req.url!, rawHeaders: req.rawHeaders, body: body!, sourceIp }).then(
+        (id) => sendJson(res, 200, { ok: true, bin_id: binId, request_id: id }, headers),
+        (failure: unknown) => sendError(res, failure, headers, log),
+      );
     });
   };
   return Object.assign(listener, { closeAll: () => open.forEach((socket) => socket.destroy()) });
@@ -131,6 +138,6 @@ export function connectNotFound(requestId: (req: IncomingMessage) => string, bas
     res.assignSocket(socket);
     res.on('finish', () => socket.destroySoon());
     const id = requestId(req);
-    sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, lazyRequestLogger(baseLog, { reqId: id }));
+    sendError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, baseLog.child({ reqId: id }));
   };
 }
