@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DevutilError, errorBody } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
 import { logFailure, toDevutilError } from '../../http/error-handler.js';
+import { payloadTooLarge } from '../../http/request-body.js';
 import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {
@@ -47,30 +48,32 @@ export function connectBinId(url: string): string | null {
  * The body a CONNECT announces with Content-Length: the bytes after its head (`head`), then the
  * socket's, up to that length. Node stops parsing a CONNECT at its head, so nothing else reads them.
  */
-function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, limit: number, done: (err: DevutilError | null, body?: Buffer) => void): void {
+function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   const expected = declared === undefined ? 0 : Number(declared);
-  if (req.headers['transfer-encoding'] !== undefined) return done(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
-  if (!Number.isSafeInteger(expected) || expected < 0) return done(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
-  if (expected > limit) return done(new DevutilError('payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
+  if (req.headers['transfer-encoding'] !== undefined) return Promise.reject(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
+  if (!Number.isSafeInteger(expected) || expected < 0) return Promise.reject(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
+  if (expected > limit) return Promise.reject(payloadTooLarge(limit));
   const chunks: Buffer[] = [head.subarray(0, expected)];
   let received = chunks[0]!.length;
-  if (received >= expected) return done(null, chunks[0]);
-  const deadline = setTimeout(() => {
-    socket.off('data', onData);
-    done(new DevutilError('request_timeout', `The request body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`));
-  }, BODY_DEADLINE_MS);
-  const onData = (chunk: Buffer) => {
-    const take = chunk.subarray(0, expected - received);
-    chunks.push(take);
-    received += take.length;
-    if (received < expected) return;
-    socket.off('data', onData);
-    clearTimeout(deadline);
-    done(null, Buffer.concat(chunks));
-  };
-  socket.on('data', onData);
-  socket.once('close', () => clearTimeout(deadline));
+  if (received >= expected) return Promise.resolve(chunks[0]!);
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => {
+      socket.off('data', onData);
+      reject(new DevutilError('request_timeout', `The request body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`));
+    }, BODY_DEADLINE_MS);
+    const onData = (chunk: Buffer) => {
+      const take = chunk.subarray(0, expected - received);
+      chunks.push(take);
+      received += take.length;
+      if (received < expected) return;
+      socket.off('data', onData);
+      clearTimeout(deadline);
+      resolve(Buffer.concat(chunks));
+    };
+    socket.on('data', onData);
+    socket.once('close', () => clearTimeout(deadline));
+  });
 }
 
 /** The trust function Fastify builds from TRUST_PROXY, for proxy-addr. */
@@ -91,8 +94,7 @@ function trustOf(trustProxy: boolean | string[]): ((address: string, hop: number
 export function catchConnect(options: CatchConnectOptions): ConnectListener {
   const trust = trustOf(options.trustProxy);
   const open = new Set<Socket>();
-  const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => {
-    const socket = duplex as Socket;
+  const answer = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
     // Node takes a CONNECT socket out of the server's connections: no server timeout or close reaches it, so this does.
     open.add(socket);
     socket.once('close', () => open.delete(socket));
@@ -105,20 +107,21 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     const requestId = options.requestId(req);
     const log = options.log.child({ reqId: requestId });
     const headers = { ...options.headers, 'x-request-id': requestId };
-    const binId = connectBinId(req.url ?? '');
-    if (binId === null) return sendError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), headers, log);
-    // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
-    const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
-    readConnectBody(req, socket, head, options.maxBodyBytes, (err, body) => {
-      if (err) return sendError(res, err, headers, log);
+    try {
+      const binId = connectBinId(req.url ?? '');
+      if (binId === null) throw new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`);
+      // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
+      const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
+      const body = await readConnectBody(req, socket, head, options.maxBodyBytes);
       // Being stored: its answer follows the commit, as any capture's does during a graceful stop.
       open.delete(socket);
-      options.capture({ binId, method: 'CONNECT', url: req.url!, rawHeaders: req.rawHeaders, body: body!, sourceIp }).then(
-        (id) => sendJson(res, 200, { ok: true, bin_id: binId, request_id: id }, headers),
-        (failure: unknown) => sendError(res, failure, headers, log),
-      );
-    });
+      const id = await options.capture({ binId, method: 'CONNECT', url: req.url!, rawHeaders: req.rawHeaders, body, sourceIp });
+      sendJson(res, 200, { ok: true, bin_id: binId, request_id: id }, headers);
+    } catch (err) {
+      sendError(res, err, headers, log);
+    }
   };
+  const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => void answer(req, duplex as Socket, head);
   return Object.assign(listener, { closeAll: () => open.forEach((socket) => socket.destroy()) });
 }
 
