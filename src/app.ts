@@ -1,5 +1,5 @@
 import { METHODS, type IncomingMessage } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyPluginAsync, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import { createGate } from './auth/gate.js';
 import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';
@@ -19,14 +19,9 @@ import { allowCrossOrigin, registerPreflight } from './http/cors.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
-import { CollectingIncomingMessage } from './http/request-body.js';
-import { AnsweredResponse } from './http/answered-response.js';
 import { registerOpenApi } from './http/openapi.js';
-import { fastPathServer, MAX_ID_LENGTH, type FastRoute, type UndecodableUrlRoute } from './http/fast-path.js';
-import { lazyChildLogger } from './http/request-logger.js';
-import { requestRecorder } from './http/request-record.js';
-import { prependHook, withPrologue } from './http/route-hooks.js';
-import { toolFastRoutes } from './http/tool-fast-route.js';
+import { recordRequests } from './http/request-record.js';
+import { routableUrl } from './http/routable-url.js';
 import { randomString } from './ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
@@ -58,15 +53,19 @@ export interface BuildOptions {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
+ * The router's maxParamLength: longer than any URL Node accepts (its 16 KiB header limit), so an
+ * overlong bin or mock id is an unknown one (404), never the router's 400.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
+/**
  * Request ids: a random per-app prefix (12 base62 characters, 71 bits) and a counter, so ids are
  * unique across processes without drawing random bytes per request.
  */
 function requestIds(): () => string {
   const prefix = randomString(12) + '-';
   let n = 0;
-  // join builds one flat string; `prefix + n` would be a rope, which Node's header-value check
-  // (a regular expression) flattens through V8's runtime on every response.
-  return () => [prefix, (++n).toString(36)].join('');
+  return () => prefix + (++n).toString(36);
 }
 
 /**
@@ -87,100 +86,58 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
-  // The tool fast routes (see the onRoute hook below) are tried first.
-  const tools = toolFastRoutes();
-  const fastRoutes: FastRoute[] = [tools.route];
-  const undecodableUrlRoutes: UndecodableUrlRoute[] = [];
   const app = Fastify({
     logger: options.logger ?? false,
-    ...(options.logger ? { childLoggerFactory: lazyChildLogger } : {}),
     // One line per request, written by our onResponse hook (no body, no key).
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: requestId,
-    serverFactory: fastPathServer(fastRoutes),
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
-    routerOptions: { maxParamLength: MAX_ID_LENGTH, ignoreDuplicateSlashes: false },
-    // A malformed URL (bad percent-encoding) never reaches a route: answer it in the contract shape.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreDuplicateSlashes: false },
+    // The catch and mock paths take any sub-path, percent-encoded octets that are not UTF-8 included.
+    rewriteUrl: routableUrl,
+    // Any other malformed URL (bad percent-encoding) never reaches a route: answer it in the contract shape.
     frameworkErrors: (error, request, reply) => {
-      // The catch and mock paths take any sub-path, percent-encoded octets that are not UTF-8 included.
-      if ((error as { code?: string }).code === 'FST_ERR_BAD_URL') {
-        for (const route of undecodableUrlRoutes) if (route(request as FastifyRequest, reply as unknown as FastifyReply)) return;
-      }
       const e = toDevutilError(error);
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
     // A request the HTTP parser refuses never reaches a route either (src/http/client-error.ts).
     clientErrorHandler: answerClientError(nextRequestId),
     ...options.serverOptions,
-    // Requests whose body a parser can collect without the stream machinery (src/http/request-body.ts),
-    // responses that report when their answer is handed to Node (src/http/answered-response.ts).
-    http: { IncomingMessage: CollectingIncomingMessage, ServerResponse: AnsweredResponse, ...(options.serverOptions as { http?: object } | undefined)?.http },
   } as FastifyServerOptions) as unknown as FastifyInstance<RawServerDefault>;
 
   // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).
   for (const method of METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-  const compileBody = registerValidators(app);
+  registerValidators(app);
   registerJsonBodyParser(app);
 
   const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
-  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, fastRoutes, undecodableUrlRoutes, logRequests, resolveHost: options.resolveHost };
+  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, resolveHost: options.resolveHost };
   const gate = createGate(ctx);
 
-  // Callback-style hooks and route data bound at registration: these run on every request.
-  const recordFor = (route: string) => {
-    const record = requestRecorder(ctx.metrics, route, logRequests);
-    return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      record(request.method, reply.statusCode, reply.elapsedTime, request.log);
-      done();
-    };
-  };
-  const recordUnmatched = recordFor('unmatched');
-  app.addHook('onRoute', (route) => {
-    route.onResponse = prependHook(route.onResponse, recordFor(route.url));
-    // A tool declared pure (`postTool`) is also answered by a fast route before the router.
-    const tool = route.config?.tool;
-    if (tool && route.config?.area) {
-      const schema = route.schema as { body: object; response: { 200: object } };
-      tools.add({
-        url: route.url,
-        area: route.config.area as Area,
-        bodySchema: schema.body,
-        responseSchema: schema.response[200],
-        run: tool,
-        compileBody,
-        gate,
-        ctx,
-        log: app.log,
-      });
-    }
-  });
-  registerErrorHandling(app, (request, reply) => {
+  // Every request, 404s included: its id on the answer, CORS for a browser on another origin
+  // (src/http/cors.ts), and its metrics and log line once answered.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     allowCrossOrigin(request, reply);
-    reply.raw.once('finish', () => recordUnmatched(request, reply, () => undefined));
+    done();
   });
+  app.addHook('onResponse', recordRequests(ctx.metrics, logRequests));
+  // A JSON endpoint called with no body at all sees `{}`, so its schema reports the missing fields
+  // (a body sent empty reads as `{}` too, and answers 400 invalid_json when that fails: src/http/json-body.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body === undefined) return;
+    route.preValidation = [giveEmptyBody, ...[route.preValidation ?? []].flat()];
+  });
+  registerErrorHandling(app);
 
   app.addHook('onClose', () => keys.close());
   await app.register(authPlugin, { gate });
-  // After the auth plugin's onRoute hook, so these steps join the hook it put first on keyed routes.
-  app.addHook('onRoute', (route) => {
-    // A JSON endpoint called with no body at all sees `{}`, so its schema reports missing fields (a
-    // body, when there is one, replaces it; the JSON parser reads an empty one as `{}` too, and answers
-    // 400 invalid_json when that `{}` fails the schema: src/http/json-body.ts).
-    const takesBody = route.schema?.body !== undefined;
-    route.onRequest = withPrologue(route.onRequest as never, (request, reply) => {
-      reply.header('x-request-id', request.id);
-      // A browser on another origin may read the answer (src/http/cors.ts).
-      allowCrossOrigin(request, reply);
-      if (takesBody) request.body = {};
-    });
-  });
   await registerOpenApi(app);
   await app.register(opsRoutes, ctx);
   await app.register(keyRoutes, ctx);
@@ -189,4 +146,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   if (!config.areas.includes('webhook')) app.server.on('connect', connectNotFound(requestId, app.log));
   registerPreflight(app);
   return app;
+}
+
+/** preValidation of routes with a body schema: `{}` for a request without a body. */
+function giveEmptyBody(request: { body: unknown }, _reply: unknown, done: () => void): void {
+  if (request.body === undefined) request.body = {};
+  done();
 }

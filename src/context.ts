@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
-import type { FastRoute, UndecodableUrlRoute } from './http/fast-path.js';
 import type { Metrics } from './ops/metrics.js';
 import type { Store } from './storage/types.js';
 
@@ -13,12 +12,6 @@ export interface AppContext {
   metrics: Metrics;
   /** The request's id: a valid incoming X-Request-Id, else a new one (as Fastify's `genReqId`). */
   requestId: (req: IncomingMessage) => string;
-  /** Routes answered before the router (src/http/fast-path.ts); area plugins add theirs. */
-  fastRoutes: FastRoute[];
-  /** Public routes that also take URLs the router cannot decode (catch and mock paths); area plugins add theirs. */
-  undecodableUrlRoutes: UndecodableUrlRoute[];
-  /** Whether every finished request is logged at info level. */
-  logRequests: boolean;
   /**
    * Name resolution for replay targets (every address of a name, as node:dns `lookup` with
    * `all: true`); undefined means node:dns. Tests give names their own addresses with it.

@@ -1,7 +1,8 @@
 import type { ErrorObject } from 'ajv';
-import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
 import { emptyBodyFailure } from './json-body.js';
+import { payloadTooLarge } from './request-body.js';
 import { toFieldErrors } from './validation.js';
 
 const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
@@ -55,9 +56,10 @@ export function logFailure(log: FastifyBaseLogger, err: unknown, e: DevutilError
  * One error handler for the whole app: CONTRACT §0 bodies for every error, Fastify's own
  * included. 5xx are logged with the request id; their bodies never carry internal messages.
  */
-export function registerErrorHandling(app: FastifyInstance, onNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
+export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
-    const converted = toDevutilError(err);
+    // Fastify's body reader refused a body over the route's limit: say which limit.
+    const converted = (err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? payloadTooLarge(request.routeOptions.bodyLimit) : toDevutilError(err);
     // A schema failure of a body sent empty is a 400 invalid_json (src/http/json-body.ts).
     const schemaFailure = err as FastifyError & { validationContext?: string };
     const e = Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body' ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
@@ -66,7 +68,6 @@ export function registerErrorHandling(app: FastifyInstance, onNotFound?: (reques
     return reply.status(e.status).send(errorBody(e));
   });
   app.setNotFoundHandler((request, reply) => {
-    onNotFound?.(request, reply);
     const e = new DevutilError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`);
     return reply.status(404).send(errorBody(e));
   });

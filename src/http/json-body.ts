@@ -3,7 +3,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { DevutilError } from '../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
-import { readBody } from './request-body.js';
 
 /** JSON request bodies up to 2 MiB (CONTRACT §0). */
 export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
@@ -120,28 +119,26 @@ export function contentCodingRefusal(headers: IncomingHttpHeaders): DevutilError
 }
 
 /**
- * Make JSON the only body type the service understands (anything else gets 415). The catch
- * path registers its own raw parser in its own scope.
+ * Make JSON the only body type the service understands (anything else gets 415), read up to the
+ * route's body limit (2 MiB unless it sets its own). The catch and mock paths register their own raw
+ * parsers in their own scopes.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
-    app.addContentTypeParser(type, (request, payload, done) => {
+    app.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
       const refusal = contentCodingRefusal(request.headers);
       if (refusal) return done(refusal, undefined);
-      readBody(request.headers, payload, JSON_BODY_LIMIT, (err, body) => {
-        if (err) return done(err, undefined);
-        let parsed: unknown;
-        try {
-          // An empty body reads as `{}`, as a request without one does (src/app.ts), marked as empty.
-          // JSON `null` stays null: a body that is not an object is a 422 like `[]` or `"x"`.
-          const value = parseJsonBody(jsonBodyText(body!));
-          parsed = value === undefined ? emptyJsonBody() : value;
-        } catch (parseErr) {
-          return done(parseErr as Error, undefined);
-        }
-        done(null, parsed);
-      });
+      let parsed: unknown;
+      try {
+        // An empty body reads as `{}`, as a request without one does (src/app.ts), marked as empty.
+        // JSON `null` stays null: a body that is not an object is a 422 like `[]` or `"x"`.
+        const value = parseJsonBody(jsonBodyText(body as Buffer));
+        parsed = value === undefined ? emptyJsonBody() : value;
+      } catch (err) {
+        return done(err as Error, undefined);
+      }
+      done(null, parsed);
     });
   }
 }

@@ -1,21 +1,19 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { onResponseHookHandler } from 'fastify';
 import type { Metrics } from '../ops/metrics.js';
 
-/** Records one finished request: its method, status and duration in milliseconds. */
-export type RequestRecorder = (method: string, status: number, ms: number, log: FastifyBaseLogger) => void;
-
 /**
- * The recorder of one route pattern: request metrics always, and the "request completed" log line
- * (no body, no key) when `logRequests` is on. The route's series is found once, here.
+ * The app's onResponse hook: the request's metrics under its route pattern (`unmatched` when no
+ * route took it) and, when `logRequests` is on, one "request completed" line (no body, no key).
  *
  * @example
- *   const record = requestRecorder(metrics, '/healthz', true);
- *   record('GET', 200, 0.4, request.log);
+ *   app.addHook('onResponse', recordRequests(metrics, true));
  */
-export function requestRecorder(metrics: Metrics, route: string, logRequests: boolean): RequestRecorder {
-  const series = metrics.requests.series(route);
-  return (method, status, ms, log) => {
-    metrics.requests.observe(series, method, status, ms / 1000);
-    if (logRequests) log.info({ method, route, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
+export function recordRequests(metrics: Metrics, logRequests: boolean): onResponseHookHandler {
+  return (request, reply, done) => {
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    const ms = reply.elapsedTime;
+    metrics.requests.observe(metrics.requests.series(route), request.method, reply.statusCode, ms / 1000);
+    if (logRequests) request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
+    done();
   };
 }

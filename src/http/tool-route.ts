@@ -1,15 +1,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import type { Principal } from '../auth/gate.js';
 import type { Area } from '../auth/plans.js';
-import type { MaybePromise } from '../maybe-promise.js';
 import { clientAddress } from './client-address.js';
-
-/**
- * A tool's whole work: the validated JSON body in, the 200 body out (or a thrown DevutilError).
- * `caller` (see {@link toolCaller}) only lets a tool share a scarce resource fairly between
- * callers (the regex threads); the answer never depends on it.
- */
-export type ToolRun = (body: never, caller: string) => MaybePromise<unknown>;
 
 /**
  * Who calls a tool: the key id, or `ip:ADDRESS` for an anonymous caller of a public area.
@@ -21,13 +13,6 @@ export function toolCaller(principal: Principal | null, ip: () => string): strin
   return principal?.key?.id ?? `ip:${ip()}`;
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Set by {@link postTool}: the route is a pure function of its body, so a fast route may serve it too. */
-    tool?: ToolRun;
-  }
-}
-
 export interface ToolRouteOptions {
   area: Area;
   /** `body` and `response[200]` are required: they validate, serialize and document the tool. */
@@ -35,15 +20,14 @@ export interface ToolRouteOptions {
 }
 
 /**
- * Register `POST url` for a tool whose answer depends on its body alone (no headers, no
- * principal, status 200 on success; it is told its caller only to share resources fairly). The route is an ordinary Fastify route; because it is
- * declared pure, the app also answers it from a fast route before the router
- * (src/http/tool-fast-route.ts) with the same authentication, validation, serializer and errors.
+ * Register `POST url` for a tool whose answer depends on its body alone (status 200 on success, or a
+ * thrown DevutilError). `caller` (see {@link toolCaller}) only lets a tool share a scarce resource
+ * fairly between callers (the regex threads); the answer never depends on it.
  *
  * @example
  *   postTool(app, '/v1/array-ops', { area: 'devtools', schema: { body, response: { 200: out } } }, (b: ArrayOpsBody) =>
  *     runArrayOps(b.operation, b.arrays, b.options ?? {}));
  */
-export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B, caller: string) => MaybePromise<unknown>): void {
-  app.post(url, { config: { area, tool: run as ToolRun }, schema }, (request) => run(request.body as B, toolCaller(request.principal, () => clientAddress(request))));
+export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B, caller: string) => unknown): void {
+  app.post(url, { config: { area }, schema }, async (request) => run(request.body as B, toolCaller(request.principal, () => clientAddress(request))));
 }

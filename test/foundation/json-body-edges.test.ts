@@ -3,7 +3,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
-/** POST raw bytes over a real socket (so the tool fast routes take it); status and parsed body. */
+/** POST raw bytes over a real socket; status and parsed body. */
 function postBytes(base: string, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
@@ -26,7 +26,7 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
   });
   after(() => t.close());
 
-  /** The same request through the tool fast route (a socket) and through the router (inject). */
+  /** The same request over a socket and through inject(). */
   const both = async (path: string, body: Buffer) => {
     const wire = await postBytes(base, path, t.auth, body);
     const injected = await t.app.inject({ method: 'POST', url: path, headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });

@@ -8,7 +8,7 @@ export interface SeenResponse {
 }
 
 /**
- * One request over a new loopback connection (so the server's pre-router fast routes can take it).
+ * One request over a new loopback connection (the socket path real clients take).
  * A body is sent with its Content-Length: Node's client frames a GET body no other way.
  *
  * @example

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { comparable, overSocket } from '../helpers/socket-exchange.js';
 
-describe('catch: the pre-router fast route and the Fastify route answer and store alike', () => {
+describe('catch: a request over a socket and through inject() answer and store alike', () => {
   let t: TestApp;
   let base: string;
   let binId: string;

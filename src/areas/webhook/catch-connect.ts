@@ -3,24 +3,15 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
-import { DevutilError } from '../../errors.js';
+import { DevutilError, errorBody } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { sendRawError } from '../../http/raw-response.js';
-import { lazyRequestLogger } from '../../http/request-logger.js';
-
-/** One CONNECT request to capture: what the catch responder needs, its body already read. */
-export interface ConnectExchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  binId: string;
-  requestId: string;
-  log: FastifyBaseLogger;
-  sourceIp: string;
-  body: Buffer;
-}
+import { logFailure, toDevutilError } from '../../http/error-handler.js';
+import { payloadTooLarge } from '../../http/request-body.js';
+import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {
-  respond: (exchange: ConnectExchange) => void;
+  /** Store a capture; resolves with its request id once committed, rejects with 404 for an unknown bin. */
+  capture: (raw: Omit<RawCapture, 'now'>) => Promise<string>;
   requestId: (req: IncomingMessage) => string;
   log: FastifyBaseLogger;
   maxBodyBytes: number;
@@ -28,6 +19,20 @@ export interface CatchConnectOptions {
   trustProxy: boolean | string[];
   /** Headers of every catch answer, errors included. */
   headers: Record<string, string>;
+}
+
+/** Answer JSON on the CONNECT's own response, then the connection closes (see {@link catchConnect}). */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The CONTRACT §0 error answer, as the app's error handler gives it (5xx logged, never detailed). */
+function sendError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger): void {
+  const e = toDevutilError(err);
+  logFailure(log, err, e);
+  sendJson(res, e.status, errorBody(e), { ...e.headers, ...headers });
 }
 
 /** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
@@ -43,30 +48,32 @@ export function connectBinId(url: string): string | null {
  * The body a CONNECT announces with Content-Length: the bytes after its head (`head`), then the
  * socket's, up to that length. Node stops parsing a CONNECT at its head, so nothing else reads them.
  */
-function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, limit: number, done: (err: DevutilError | null, body?: Buffer) => void): void {
+function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   const expected = declared === undefined ? 0 : Number(declared);
-  if (req.headers['transfer-encoding'] !== undefined) return done(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
-  if (!Number.isSafeInteger(expected) || expected < 0) return done(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
-  if (expected > limit) return done(new DevutilError('payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
+  if (req.headers['transfer-encoding'] !== undefined) return Promise.reject(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
+  if (!Number.isSafeInteger(expected) || expected < 0) return Promise.reject(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
+  if (expected > limit) return Promise.reject(payloadTooLarge(limit));
   const chunks: Buffer[] = [head.subarray(0, expected)];
   let received = chunks[0]!.length;
-  if (received >= expected) return done(null, chunks[0]);
-  const deadline = setTimeout(() => {
-    socket.off('data', onData);
-    done(new DevutilError('request_timeout', `The request body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`));
-  }, BODY_DEADLINE_MS);
-  const onData = (chunk: Buffer) => {
-    const take = chunk.subarray(0, expected - received);
-    chunks.push(take);
-    received += take.length;
-    if (received < expected) return;
-    socket.off('data', onData);
-    clearTimeout(deadline);
-    done(null, Buffer.concat(chunks));
-  };
-  socket.on('data', onData);
-  socket.once('close', () => clearTimeout(deadline));
+  if (received >= expected) return Promise.resolve(chunks[0]!);
+  return new Promise((resolve, reject) => {
+    const deadline = setTimeout(() => {
+      socket.off('data', onData);
+      reject(new DevutilError('request_timeout', `The request body did not arrive within ${BODY_DEADLINE_MS / 1000} s.`));
+    }, BODY_DEADLINE_MS);
+    const onData = (chunk: Buffer) => {
+      const take = chunk.subarray(0, expected - received);
+      chunks.push(take);
+      received += take.length;
+      if (received < expected) return;
+      socket.off('data', onData);
+      clearTimeout(deadline);
+      resolve(Buffer.concat(chunks));
+    };
+    socket.on('data', onData);
+    socket.once('close', () => clearTimeout(deadline));
+  });
 }
 
 /** The trust function Fastify builds from TRUST_PROXY, for proxy-addr. */
@@ -82,13 +89,12 @@ function trustOf(trustProxy: boolean | string[]): ((address: string, hop: number
  * the connection is closed (no tunnel is opened); any other CONNECT target is a 404.
  *
  * @example
- *   app.server.on('connect', catchConnect({ respond, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
+ *   app.server.on('connect', catchConnect({ capture, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
  */
 export function catchConnect(options: CatchConnectOptions): ConnectListener {
   const trust = trustOf(options.trustProxy);
   const open = new Set<Socket>();
-  const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => {
-    const socket = duplex as Socket;
+  const answer = async (req: IncomingMessage, socket: Socket, head: Buffer) => {
     // Node takes a CONNECT socket out of the server's connections: no server timeout or close reaches it, so this does.
     open.add(socket);
     socket.once('close', () => open.delete(socket));
@@ -99,19 +105,23 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
     res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
-    const log = lazyRequestLogger(options.log, { reqId: requestId });
+    const log = options.log.child({ reqId: requestId });
     const headers = { ...options.headers, 'x-request-id': requestId };
-    const binId = connectBinId(req.url ?? '');
-    if (binId === null) return sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), headers, log);
-    // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
-    const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
-    readConnectBody(req, socket, head, options.maxBodyBytes, (err, body) => {
-      if (err) return sendRawError(res, err, headers, log);
+    try {
+      const binId = connectBinId(req.url ?? '');
+      if (binId === null) throw new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`);
+      // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
+      const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
+      const body = await readConnectBody(req, socket, head, options.maxBodyBytes);
       // Being stored: its answer follows the commit, as any capture's does during a graceful stop.
       open.delete(socket);
-      options.respond({ req, res, binId, requestId, log, sourceIp, body: body! });
-    });
+      const id = await options.capture({ binId, method: 'CONNECT', url: req.url!, rawHeaders: req.rawHeaders, body, sourceIp });
+      sendJson(res, 200, { ok: true, bin_id: binId, request_id: id }, headers);
+    } catch (err) {
+      sendError(res, err, headers, log);
+    }
   };
+  const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => void answer(req, duplex as Socket, head);
   return Object.assign(listener, { closeAll: () => open.forEach((socket) => socket.destroy()) });
 }
 
@@ -131,6 +141,6 @@ export function connectNotFound(requestId: (req: IncomingMessage) => string, bas
     res.assignSocket(socket);
     res.on('finish', () => socket.destroySoon());
     const id = requestId(req);
-    sendRawError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, lazyRequestLogger(baseLog, { reqId: id }));
+    sendError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, baseLog.child({ reqId: id }));
   };
 }

@@ -1,15 +1,12 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { paramRoute, undecodableParamRoute } from '../../http/fast-path.js';
-import { sendRawError, sendRawJsonText } from '../../http/raw-response.js';
-import { readBody } from '../../http/request-body.js';
+import { readRequestBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
-import { announcesBody, buildCapture } from './catch-capture.js';
-import { catchConnect, type ConnectExchange } from './catch-connect.js';
+import { announcesBody, buildCapture, type RawCapture } from './catch-capture.js';
+import { catchConnect } from './catch-connect.js';
 import { summaryOf, summaryToWire } from './wire.js';
 
 /**
@@ -52,108 +49,77 @@ A request id is \`req_\` + 22 random base62 characters (131 bits) and a prefix t
 default SQLite store, the request's number in its bin in 6 base62 digits (\`req_000001…\` is a bin's first capture;
 a bin takes at most 4294967295 captures); on Redis, the capture time (epoch milliseconds, 8 base62 digits).`;
 
-const CATCH_HEADER_LIST = Object.entries(CATCH_HEADERS).flat();
-
-/**
- * The acknowledgement's headers as a flat name/value list: the catch headers, X-Request-Id and, for
- * a browser preflight (OPTIONS with Access-Control-Request-Method), permissive answers so the real
- * request follows.
- */
-function ackHeaders(req: IncomingMessage, requestId: string): string[] {
-  const list = [...CATCH_HEADER_LIST, 'x-request-id', requestId];
-  if (isPreflight(req)) {
-    list.push('access-control-allow-methods', req.headers['access-control-request-method']!, 'access-control-allow-headers', req.headers['access-control-request-headers'] ?? '*', 'access-control-max-age', '86400');
-  }
-  return list;
+/** A browser's CORS preflight (OPTIONS with Access-Control-Request-Method): its answer lets the real request follow. */
+function preflightHeaders(request: FastifyRequest): Record<string, string> | null {
+  const asked = request.headers['access-control-request-method'];
+  if (request.method !== 'OPTIONS' || asked === undefined) return null;
+  return {
+    'access-control-allow-methods': asked,
+    'access-control-allow-headers': request.headers['access-control-request-headers'] ?? '*',
+    'access-control-max-age': '86400',
+  };
 }
 
-/** A browser's CORS preflight: its answer echoes two of the request's headers. */
-const isPreflight = (req: IncomingMessage) => req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
-
-/** One request to capture: the raw exchange, the bin id, the request's id, logger and source address, and its body when already read. */
-type CatchExchange = Omit<ConnectExchange, 'body'> & { body?: Buffer };
-
 /**
- * Capture on the raw request and response: read the body (413 past MAX_BODY_BYTES), store the
- * capture, and only once it is committed answer 200 (404 for an unknown bin). Both the Fastify route
- * and the pre-router fast route call it, so there is one behaviour whichever way a request arrives.
+ * Store one capture and return its request id once it is committed; 404 for an unknown bin. The
+ * store publishes the live-stream event with the capture itself, so events of captures made
+ * through different instances keep the order in which the captures were stored.
  */
-function createCatchResponder(ctx: AppContext): (exchange: CatchExchange) => void {
-  const { store, now, config } = ctx;
-  const capture = (x: CatchExchange, body: Buffer) => {
-    const record = buildCapture({ binId: x.binId, method: x.req.method!, url: x.req.url!, rawHeaders: x.req.rawHeaders, body, sourceIp: x.sourceIp, now: now() });
-    // The store publishes the live-stream event with the capture itself, so events of captures made
-    // through different instances keep the order in which the captures were stored.
-    const announce = { channel: binChannel(x.binId), message: (id: string) => JSON.stringify(summaryToWire(summaryOf({ ...record, id }))) };
-    return store.bins.captureRequest(record, { maxRequests: config.binMaxRequests, now: record.timestamp, announce }).then((captured) => {
-      if (captured === null) throw new DevutilError('not_found', `No bin ${x.binId}.`);
-      // HEAD: Node sends the headers and drops the body.
-      // The request id is base62: only the bin id needs escaping.
-      // The headers are constants and ids, except a preflight's, which echo the request's: those are checked as usual.
-      sendRawJsonText(x.res, 200, `{"ok":true,"bin_id":${JSON.stringify(x.binId)},"request_id":"${captured.id}"}`, ackHeaders(x.req, x.requestId), !isPreflight(x.req));
-    });
-  };
-  return (x) => {
-    const fail = (err: unknown) => sendRawError(x.res, err, { ...CATCH_HEADERS, 'x-request-id': x.requestId }, x.log);
-    const captureBody = (body: Buffer) => {
-      try {
-        capture(x, body).catch(fail);
-      } catch (err) {
-        fail(err);
-      }
-    };
-    if (x.body) return captureBody(x.body);
-    // The router reads no body for GET, HEAD and other bodyless methods: a body sent with them is read here.
-    if (!announcesBody(x.req.headers)) return captureBody(EMPTY);
-    readBody(x.req.headers, x.req, config.maxBodyBytes, (err, body) => (err ? fail(err) : captureBody(body!)));
-  };
+async function storeCapture(ctx: AppContext, raw: Omit<RawCapture, 'now'>): Promise<string> {
+  const record = buildCapture({ ...raw, now: ctx.now() });
+  const announce = { channel: binChannel(raw.binId), message: (id: string) => JSON.stringify(summaryToWire(summaryOf({ ...record, id }))) };
+  const captured = await ctx.store.bins.captureRequest(record, { maxRequests: ctx.config.binMaxRequests, now: record.timestamp, announce });
+  if (captured === null) throw new DevutilError('not_found', `No bin ${raw.binId}.`);
+  return captured.id;
+}
+
+/** The body to store: the one the raw parser read, or for GET, HEAD and TRACE (which Fastify reads no body for) the one sent anyway. */
+async function bodyOf(request: FastifyRequest, reply: FastifyReply, limit: number): Promise<Buffer> {
+  if (Buffer.isBuffer(request.body)) return request.body;
+  if (!announcesBody(request.headers)) return EMPTY;
+  try {
+    return await readRequestBody(request.raw, limit);
+  } catch (err) {
+    // The client may still be sending the rest.
+    reply.header('connection', 'close');
+    throw err;
+  }
 }
 
 /**
  * `ANY /v1/catch/{bin_id}[/sub/path]` in its own plugin scope: the service's JSON-only body parsing
- * is replaced by one raw parser so every body is stored byte for byte. The same responder also
- * answers from the pre-router fast route (unless TRUST_PROXY is set: the source address then comes
- * from Fastify's proxy handling).
+ * is replaced by one raw parser so every body is stored byte for byte, and the answer (200 once the
+ * capture is committed) and its errors carry the catch headers. CONNECT, which Node hands to the
+ * server's 'connect' event rather than to a route, is captured in src/areas/webhook/catch-connect.ts.
  */
 export default async function catchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { config } = ctx;
-  // CONNECT never reaches a route: Node hands it to the server's 'connect' event (src/areas/webhook/catch-connect.ts).
+  const limit = ctx.config.maxBodyBytes;
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, done));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   app.addHook('onRequest', (request, reply, done) => {
     // Errors before the handler (413) carry the catch headers too.
     reply.headers(CATCH_HEADERS);
-    // The framework answers 415 to a content type it cannot parse (`Content-Type: garbage`); a bin must
-    // capture it anyway. Without the header every body reaches the raw parser; the stored headers come
-    // from rawHeaders, which keep it. (Assigned, not deleted, so the headers object keeps its shape.)
-    request.headers['content-type'] = undefined;
+    // Fastify answers 415 to a content type no parser takes (`Content-Type: garbage`) and 400 to a
+    // QUERY without one; a bin captures them anyway. The stored headers come from rawHeaders.
+    request.headers['content-type'] = 'application/octet-stream';
     done();
   });
 
-  const respond = createCatchResponder(ctx);
   const connect = catchConnect({
-    respond, requestId: ctx.requestId, log: app.log, maxBodyBytes: config.maxBodyBytes, trustProxy: config.trustProxy, headers: CATCH_HEADERS,
+    capture: (raw) => storeCapture(ctx, raw), requestId: ctx.requestId, log: app.log, maxBodyBytes: limit, trustProxy: ctx.config.trustProxy, headers: CATCH_HEADERS,
   });
   app.server.on('connect', connect);
   app.addHook('preClose', async () => connect.closeAll());
-  if (config.trustProxy === false) {
-    ctx.fastRoutes.push(paramRoute({
-      route: '/v1/catch/:bin_id',
-      ctx,
-      log: app.log,
-      accepts: () => true,
-      handle: ({ req, res, id, requestId, log }) => respond({ req, res, binId: id, requestId, log, sourceIp: req.socket.remoteAddress ?? '' }),
-    }));
-  }
-  ctx.undecodableUrlRoutes.push(undecodableParamRoute('/v1/catch/', (request, binId, res) =>
-    respond({ req: request.raw, res, binId, requestId: request.id, log: request.log, sourceIp: clientAddress(request) })));
-  function capture(request: FastifyRequest, reply: FastifyReply) {
-    reply.hijack();
-    const { bin_id: binId } = request.params as { bin_id: string };
-    const body = Buffer.isBuffer(request.body) ? request.body : undefined;
-    respond({ req: request.raw, res: reply.raw, binId, requestId: request.id, log: request.log, sourceIp: clientAddress(request), body });
+
+  async function capture(request: FastifyRequest<{ Params: { bin_id: string } }>, reply: FastifyReply) {
+    const binId = request.params.bin_id;
+    const body = await bodyOf(request, reply, limit);
+    const requestId = await storeCapture(ctx, { binId, method: request.method, url: request.originalUrl, rawHeaders: request.raw.rawHeaders, body, sourceIp: clientAddress(request) });
+    const preflight = preflightHeaders(request);
+    if (preflight) reply.headers(preflight);
+    return { ok: true, bin_id: binId, request_id: requestId };
   }
 
   const schema = {
@@ -167,9 +133,10 @@ export default async function catchRoutes(app: FastifyInstance, ctx: AppContext)
   const standard = methods.filter((m) => DOCUMENTED_METHODS.includes(m));
   const extension = methods.filter((m) => !DOCUMENTED_METHODS.includes(m));
   const hidden = { ...schema, hide: true };
-  app.route({ method: standard, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema, handler: capture });
-  app.route({ method: extension, url: '/v1/catch/:bin_id', config: { area: 'public' }, schema: hidden, handler: capture });
+  const route = { url: '/v1/catch/:bin_id', config: { area: 'public' as const }, bodyLimit: limit, handler: capture };
+  app.route({ ...route, method: standard, schema });
+  app.route({ ...route, method: extension, schema: hidden });
   const subPath = { ...schema, summary: 'Capture any request sent to a sub-path of a bin', description: `${DESCRIPTION}\nThe sub-path (\`*\`, any number of segments) is stored in \`path\` with the rest of the request path.` };
-  app.route({ method: standard, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: subPath, handler: capture });
-  app.route({ method: extension, url: '/v1/catch/:bin_id/*', config: { area: 'public' }, schema: { ...subPath, hide: true }, handler: capture });
+  app.route({ ...route, url: '/v1/catch/:bin_id/*', method: standard, schema: subPath });
+  app.route({ ...route, url: '/v1/catch/:bin_id/*', method: extension, schema: { ...subPath, hide: true } });
 }

@@ -1,10 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { paramRoute, undecodableParamRoute } from '../../http/fast-path.js';
-import { readBody } from '../../http/request-body.js';
+import { CORS_HEADERS } from '../../http/cors.js';
 import { errorResponses } from '../../http/schemas.js';
-import { announcesBody } from './catch-capture.js';
-import { createMockResponder, FIXED_HEADERS } from './mock-responder.js';
+import { FIXED_HEADERS, mockHandler } from './mock-responder.js';
 
 const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -34,9 +32,8 @@ written to disk within a second (and before any listing), so a crash of the proc
 hits; on Redis each hit is an atomic increment. Unknown, deleted and expired mocks answer 404.`;
 
 /**
- * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all
- * body parser, so any body and content type is accepted and ignored; the same responder also
- * answers from the pre-router fast route.
+ * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all body
+ * parser, so any body and content type is accepted (up to MAX_BODY_BYTES) and ignored.
  */
 export default async function mockServeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const { config } = ctx;
@@ -44,30 +41,18 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
   const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => readBody(request.headers, payload, config.maxBodyBytes, (err) => done(err, undefined)));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   app.addHook('onRequest', (request, reply, done) => {
+    // A mock answers with its own headers: not the API's CORS headers (src/http/cors.ts).
+    for (const name of Object.keys(CORS_HEADERS)) reply.removeHeader(name);
     // Errors before the handler (413) carry the serving headers too.
     reply.headers(FIXED_HEADERS);
-    // An unparseable content type would get 415; a mock ignores the body, whatever its type.
-    delete request.headers['content-type'];
+    // Fastify answers 415 to a content type no parser takes and 400 to a QUERY without one; a mock
+    // ignores the body, whatever its type.
+    request.headers['content-type'] = 'application/octet-stream';
     done();
   });
-
-  const respond = createMockResponder(ctx);
-  // Requests without a body skip the router; bodies go through it, for the body limit (413).
-  ctx.fastRoutes.push(paramRoute({
-    route: '/v1/mock/:mock_id',
-    ctx,
-    log: app.log,
-    accepts: (req) => !announcesBody(req.headers),
-    handle: ({ req, res, id, requestId, log }) => respond({ req, res, mockId: id, requestId, log }),
-  }));
-  ctx.undecodableUrlRoutes.push(undecodableParamRoute('/v1/mock/', (request, mockId, res) =>
-    respond({ req: request.raw, res, mockId, requestId: request.id, log: request.log })));
-  function serve(request: FastifyRequest, reply: FastifyReply) {
-    reply.hijack();
-    respond({ req: request.raw, res: reply.raw, mockId: (request.params as { mock_id: string }).mock_id, requestId: request.id, log: request.log });
-  }
+  const serve = mockHandler(ctx);
 
   const schema = {
     summary: 'Serve a mock',
