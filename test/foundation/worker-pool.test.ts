@@ -80,6 +80,12 @@ describe('worker pool (src/workers/pool.ts)', () => {
     assert.notEqual(next.thread, first.thread);
   });
 
+  it('a worker past its memory limit fails its job with the out-of-memory error', async () => {
+    p = pool({ maxThreads: 1, worker: { ...BUSY_WORKER, resourceLimits: { maxOldGenerationSizeMb: 32 } } });
+    await assert.rejects(p.run({ spin: 1, fail: 'memory' }, ''), { code: 'validation_error', message: 'out of memory' });
+    assert.equal((await p.run({ spin: 1 }, '')).spun, 1);
+  });
+
   it('refuses past maxQueue with its busy error, and everything waiting when closed', async () => {
     p = pool({ maxThreads: 1, maxQueue: 1 });
     await p.run({ spin: 1 }, ''); // the worker is up: the next job runs at once

@@ -7,7 +7,7 @@ export interface BusyJob {
   spin: number;
   /** Report this phase first (restarting the pool's clock with its limit), then spin again. */
   phase?: string;
-  fail?: 'devutil' | 'other' | 'exit';
+  fail?: 'devutil' | 'other' | 'exit' | 'memory';
 }
 
 function spin(ms: number): void {
@@ -25,6 +25,7 @@ serveJobs({
     if (job.fail === 'devutil') throw new DevutilError('validation_error', 'Refused.', { errors: [{ path: 'spin', message: 'refused' }] });
     if (job.fail === 'other') throw new TypeError('boom');
     if (job.fail === 'exit') process.exit(3);
+    if (job.fail === 'memory') for (const held: number[][] = []; ; ) held.push(new Array(100_000).fill(held.length));
     return { spun: job.spin, thread: threadId };
   },
   unexpected: () => new DevutilError('internal_error', 'Unexpected.'),
