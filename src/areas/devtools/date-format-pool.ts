@@ -13,9 +13,10 @@ export const INLINE_FORMAT_WAYS = 1_000_000;
 export const DATE_FORMAT_TIMEOUT_MS = 1000;
 
 /**
- * One worker thread (src/workers/pool.ts), started when such a request comes and stopped after a minute without one,
- * for dates whose `input_format` could make the parser backtrack for seconds: a match running
- * past {@link DATE_FORMAT_TIMEOUT_MS} is stopped with a 422 on `input_format`; more than 8 waiting get 429.
+ * One worker thread (src/workers/pool.ts), started when such a request comes and stopped after a
+ * minute without one, for dates whose `input_format` could make the parser backtrack for seconds:
+ * a match running past {@link DATE_FORMAT_TIMEOUT_MS} is stopped with a 422 on `input_format`;
+ * more than 8 waiting get 429.
  *
  * @example
  *   const pool = createDateFormatPool();

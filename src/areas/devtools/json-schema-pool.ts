@@ -26,10 +26,10 @@ type TimeoutCode = 'regex_timeout' | 'validation_error';
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 };
 
 /**
- * A small worker pool (src/workers/pool.ts) for JSON Schema validations that run user regexes (`pattern`,
- * `patternProperties`) or references. An evaluation running past `timeoutMs` (a compile past
- * `compileTimeoutMs`) has its worker terminated and replaced and fails with 422 (`regex_timeout` or `validation_error`, as the
- * caller says); the event loop is never blocked.
+ * A small worker pool (src/workers/pool.ts) for JSON Schema validations that run user regexes
+ * (`pattern`, `patternProperties`) or references. An evaluation running past `timeoutMs` (a
+ * compile past `compileTimeoutMs`) has its worker terminated and replaced and fails with 422
+ * (`regex_timeout` or `validation_error`, as the caller says); the event loop is never blocked.
  *
  * @example
  *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, compileTimeoutMs: 10000, maxQueue: 64 });

@@ -14,10 +14,11 @@ export const MOCK_DATA_TIMEOUT_MS = 5000;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 32 };
 
 /**
- * Up to two worker threads (src/workers/pool.ts) for large mock-data requests (up to 1000 rows of 50 fields: tenths of a
- * second to seconds of drawing, more with patterns that take many steps per value), each started
- * when a request finds no free one and stopped after a minute without work. A request
- * drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32 waiting get 429.
+ * Up to two worker threads (src/workers/pool.ts) for large mock-data requests (up to 1000 rows of
+ * 50 fields: tenths of a second to seconds of drawing, more with patterns that take many steps per
+ * value), each started when a request finds no free one and stopped after a minute without work.
+ * A request drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32
+ * waiting get 429.
  *
  * @example
  *   const pool = createMockDataPool();
