@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { REGEX_POOL } from '../../src/areas/devtools/regex-schema.js';
-import { USER_WORK_NICENESS } from '../../src/worker-module.js';
+import { USER_WORK_NICENESS } from '../../src/workers/start-worker.js';
 import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/processes.js';
 

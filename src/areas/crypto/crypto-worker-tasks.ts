@@ -1,4 +1,5 @@
-import { parentPort } from 'node:worker_threads';
+import { DevutilError } from '../../errors.js';
+import { serveJobs } from '../../workers/serve-jobs.js';
 import { ecPublicPoint } from './ec-point.js';
 import { estimatePasswordStrength } from './password-strength.js';
 
@@ -14,23 +15,14 @@ export const WORKER_TASKS = {
 
 export type WorkerTaskName = keyof typeof WORKER_TASKS;
 
+/** One job of the crypto worker pool: a task and its arguments. */
 export interface WorkerRequest {
-  id: number;
   task: WorkerTaskName;
   args: unknown[];
 }
 
-export type WorkerReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string };
-
-// Loaded as a worker entry point: answer each request with the task's result.
-if (parentPort) {
-  const port = parentPort;
-  port.on('message', (request: WorkerRequest) => {
-    try {
-      const run = WORKER_TASKS[request.task] as (...args: unknown[]) => unknown;
-      port.postMessage({ id: request.id, ok: true, value: run(...request.args) } satisfies WorkerReply);
-    } catch (err) {
-      port.postMessage({ id: request.id, ok: false, message: (err as Error).message } satisfies WorkerReply);
-    }
-  });
-}
+// Loaded as the pool's worker: answer each request with the task's result. A task that throws is the service's fault.
+serveJobs({
+  run: ({ task, args }: WorkerRequest) => (WORKER_TASKS[task] as (...args: unknown[]) => unknown)(...args),
+  unexpected: (err) => new DevutilError('internal_error', undefined, { cause: err }),
+});

@@ -1,10 +1,6 @@
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
-import type { WORKER_TASKS, WorkerReply, WorkerRequest, WorkerTaskName } from './crypto-worker-tasks.js';
-
-
-const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
+import { createWorkerPool } from '../../workers/pool.js';
+import type { WORKER_TASKS, WorkerRequest, WorkerTaskName } from './crypto-worker-tasks.js';
 
 /**
  * How many CPU-bound crypto jobs (argon2, bcrypt, scrypt, RSA key generation, the strength
@@ -20,7 +16,9 @@ const waiting: (() => void)[] = [];
 /**
  * Run a CPU-bound asynchronous job (one that already runs off the main thread) once a slot is
  * free; excess jobs wait in order. Keeps the cores from being oversubscribed, so the event loop
- * thread is scheduled promptly.
+ * thread is scheduled promptly. argon2 and bcrypt (@node-rs, native async tasks), scrypt and key
+ * generation (node:crypto) already run on the libuv thread pool, so they take a slot here and no
+ * worker thread.
  *
  * @example
  *   const hashed = await runCpuBound(() => argon2.hash(password));
@@ -38,58 +36,22 @@ export async function runCpuBound<T>(job: () => Promise<T>): Promise<T> {
   }
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(err: Error): void;
-}
+/** Threads of the task pool: at most two, and one core left to the event loop. */
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-interface PoolWorker {
-  worker: Worker;
-  pending: Map<number, Pending>;
-}
-
-const pool: PoolWorker[] = [];
-let nextId = 1;
-
-function startWorker(): PoolWorker {
-  const worker = startModuleWorker(import.meta.url, 'crypto-worker-tasks', { niceness: USER_WORK_NICENESS });
-  const entry: PoolWorker = { worker, pending: new Map() };
-  worker.unref();
-  worker.on('message', (reply: WorkerReply) => {
-    const waiting = entry.pending.get(reply.id);
-    entry.pending.delete(reply.id);
-    if (entry.pending.size === 0) worker.unref();
-    if (!waiting) return;
-    if (reply.ok) waiting.resolve(reply.value);
-    else waiting.reject(new Error(reply.message));
-  });
-  const fail = (err: Error) => {
-    pool.splice(pool.indexOf(entry), 1);
-    for (const waiting of entry.pending.values()) waiting.reject(err);
-    entry.pending.clear();
-  };
-  worker.on('error', fail);
-  worker.on('exit', (code) => {
-    if (pool.includes(entry)) fail(new Error(`crypto worker exited with code ${code}`));
-  });
-  return entry;
-}
-
-// Least busy worker, starting another while the pool is below its size.
-function pickWorker(): PoolWorker {
-  const idle = pool.find((w) => w.pending.size === 0);
-  if (idle) return idle;
-  if (pool.length < POOL_SIZE) {
-    const started = startWorker();
-    pool.push(started);
-    return started;
-  }
-  return pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-}
+const taskPool = createWorkerPool<WorkerRequest, unknown>({
+  name: 'crypto',
+  worker: { from: import.meta.url, module: 'crypto-worker-tasks' },
+  maxThreads: POOL_SIZE,
+  // runCpuBound lets at most CPU_SLOTS jobs in at once.
+  maxQueue: CPU_SLOTS,
+  // No time limit: every task is bounded by its input (the estimator reads 128 characters), and
+  // stopping one on a slow machine would only turn its answer into a 500.
+});
 
 /**
- * Run a CPU-bound task from {@link WORKER_TASKS} on a small pool of worker threads, started on
- * first use.
+ * Run a CPU-bound task from {@link WORKER_TASKS} on the crypto worker pool (src/workers/pool.ts),
+ * whose threads start on first use, within {@link runCpuBound}'s slots.
  *
  * @example
  *   const strength = await runInWorker('password-strength', 'hunter2', []);
@@ -98,16 +60,5 @@ export function runInWorker<T extends WorkerTaskName>(
   task: T,
   ...args: Parameters<(typeof WORKER_TASKS)[T]>
 ): Promise<ReturnType<(typeof WORKER_TASKS)[T]>> {
-  return runCpuBound(() => postToWorker(task, args)) as Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
-}
-
-function postToWorker(task: WorkerTaskName, args: unknown[]): Promise<unknown> {
-  const target = pickWorker();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    target.pending.set(id, { resolve, reject });
-    // Referenced only while it has work, so an idle pool never keeps the process alive.
-    target.worker.ref();
-    target.worker.postMessage({ id, task, args } satisfies WorkerRequest);
-  });
+  return runCpuBound(() => taskPool.run({ task, args })) as Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
 }

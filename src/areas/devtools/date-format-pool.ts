@@ -1,6 +1,5 @@
 import { DevutilError } from '../../errors.js';
-import { createJobPool, type JobPool } from '../../worker-job-pool.js';
-import { startModuleWorker, USER_WORK_NICENESS } from '../../worker-module.js';
+import { createWorkerPool, type WorkerPool } from '../../workers/pool.js';
 import type { DateFormatInput, DateFormatOutput } from './date-format.js';
 
 /**
@@ -14,28 +13,31 @@ export const INLINE_FORMAT_WAYS = 1_000_000;
 export const DATE_FORMAT_TIMEOUT_MS = 1000;
 
 /**
- * One worker thread, started when such a request comes and stopped after a minute without one,
- * for dates whose `input_format` could make the parser backtrack for seconds: a match running
- * past {@link DATE_FORMAT_TIMEOUT_MS} is stopped with a 422 on `input_format`; more than 8 waiting get 429.
+ * One worker thread (src/workers/pool.ts), started when such a request comes and stopped after a
+ * minute without one, for dates whose `input_format` could make the parser backtrack for seconds:
+ * a match running past {@link DATE_FORMAT_TIMEOUT_MS} is stopped with a 422 on `input_format`;
+ * more than 8 waiting get 429.
  *
  * @example
  *   const pool = createDateFormatPool();
  *   await pool.run({ date: '20260307', inputFormat: '%f%j%f%j%f%j%f%j%f%j', now: Date.now() });
  */
-export function createDateFormatPool(): JobPool<DateFormatInput, DateFormatOutput, void> {
-  return createJobPool<DateFormatInput, DateFormatOutput>({
-    size: 1,
+export function createDateFormatPool(): WorkerPool<DateFormatInput, DateFormatOutput> {
+  return createWorkerPool<DateFormatInput, DateFormatOutput>({
+    name: 'date-format',
+    worker: { from: import.meta.url, module: 'date-format-worker' },
+    maxThreads: 1,
     idleMs: 60_000,
     maxQueue: 8,
-    name: 'date-format',
-    spawn: () => startModuleWorker(import.meta.url, 'date-format-worker', { niceness: USER_WORK_NICENESS }),
-    limitsMs: { start: DATE_FORMAT_TIMEOUT_MS },
-    timedOut: () => new DevutilError('validation_error', `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`, {
-      errors: [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }],
-    }),
-    died: () => new DevutilError('validation_error', 'Matching the date against input_format needed too much memory and was stopped.', {
-      errors: [{ path: 'input_format', message: 'needs too much memory to match this date' }],
-    }),
-    busy: () => new DevutilError('rate_limited', 'Too many dates with ambiguous input formats are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+    limitsMs: { run: DATE_FORMAT_TIMEOUT_MS },
+    errors: {
+      timedOut: () => new DevutilError('validation_error', `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`, {
+        errors: [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }],
+      }),
+      outOfMemory: () => new DevutilError('validation_error', 'Matching the date against input_format needed too much memory and was stopped.', {
+        errors: [{ path: 'input_format', message: 'needs too much memory to match this date' }],
+      }),
+      busy: () => new DevutilError('rate_limited', 'Too many dates with ambiguous input formats are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+    },
   });
 }

@@ -3,7 +3,7 @@
  * the parser backtrack for long, so that time is spent on this thread, never the event loop's.
  */
 import { toDevutilError } from '../../http/error-handler.js';
-import { serveJobs } from '../../worker-jobs.js';
+import { serveJobs } from '../../workers/serve-jobs.js';
 import { formatDate, type DateFormatInput } from './date-format.js';
 
 serveJobs({

@@ -3,7 +3,7 @@
  * that backtracks catastrophically only ever blocks this thread, which the pool replaces.
  */
 import { DevutilError } from '../../errors.js';
-import { serveJobs } from '../../worker-jobs.js';
+import { serveJobs } from '../../workers/serve-jobs.js';
 import { DRAFT_NAMES } from './json-schema-drafts.js';
 import { compileValidation, prepareValidation, type SchemaValidationInput } from './json-schema.js';
 

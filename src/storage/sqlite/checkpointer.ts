@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { startModuleWorker } from '../../worker-module.js';
+import { startModuleWorker } from '../../workers/start-worker.js';
 import type { CheckpointWorkerData } from './checkpoint-worker.js';
 
 /** How often the worker copies committed pages into the database file. */

@@ -1,6 +1,5 @@
 import { DevutilError } from '../../../errors.js';
-import { createJobPool, type JobPool } from '../../../worker-job-pool.js';
-import { startModuleWorker, USER_WORK_NICENESS } from '../../../worker-module.js';
+import { createWorkerPool, type WorkerPool } from '../../../workers/pool.js';
 import type { MockDataRequest, MockDataResult } from './generate.js';
 
 /**
@@ -15,30 +14,33 @@ export const MOCK_DATA_TIMEOUT_MS = 5000;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 32 };
 
 /**
- * Up to two worker threads for large mock-data requests (up to 1000 rows of 50 fields: tenths of a
- * second to seconds of drawing, more with patterns that take many steps per value), each started
- * when a request finds no free one and stopped after a minute without work. A request
- * drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32 waiting get 429.
+ * Up to two worker threads (src/workers/pool.ts) for large mock-data requests (up to 1000 rows of
+ * 50 fields: tenths of a second to seconds of drawing, more with patterns that take many steps per
+ * value), each started when a request finds no free one and stopped after a minute without work.
+ * A request drawing longer than {@link MOCK_DATA_TIMEOUT_MS} is stopped with a 422; more than 32
+ * waiting get 429.
  *
  * @example
  *   const pool = createMockDataPool();
  *   await pool.run({ fields: [{ name: 'who', type: 'name' }], rows: 1000 }); // { data: [...], rows: 1000, ... }
  */
-export function createMockDataPool(): JobPool<MockDataRequest, MockDataResult, void> {
-  return createJobPool<MockDataRequest, MockDataResult>({
-    size: 2,
+export function createMockDataPool(): WorkerPool<MockDataRequest, MockDataResult> {
+  return createWorkerPool<MockDataRequest, MockDataResult>({
+    name: 'mock-data',
+    worker: { from: import.meta.url, module: 'mock-data-worker', resourceLimits: RESOURCE_LIMITS },
+    maxThreads: 2,
     // A worker holds about 65 MB (Faker's locales): given back after a minute without large requests.
     idleMs: 60_000,
     maxQueue: 32,
-    name: 'mock-data',
-    spawn: () => startModuleWorker(import.meta.url, 'mock-data-worker', { resourceLimits: RESOURCE_LIMITS, niceness: USER_WORK_NICENESS }),
-    limitsMs: { start: MOCK_DATA_TIMEOUT_MS },
-    timedOut: () => new DevutilError('validation_error', `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`, {
-      errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
-    }),
-    died: () => new DevutilError('validation_error', 'Drawing the rows needed too much memory and was stopped; ask for fewer rows or shorter fields.', {
-      errors: [{ path: 'rows', message: 'need too much memory with these fields' }],
-    }),
-    busy: () => new DevutilError('rate_limited', 'Too many large mock-data requests are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+    limitsMs: { run: MOCK_DATA_TIMEOUT_MS },
+    errors: {
+      timedOut: () => new DevutilError('validation_error', `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`, {
+        errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
+      }),
+      outOfMemory: () => new DevutilError('validation_error', 'Drawing the rows needed too much memory and was stopped; ask for fewer rows or shorter fields.', {
+        errors: [{ path: 'rows', message: 'need too much memory with these fields' }],
+      }),
+      busy: () => new DevutilError('rate_limited', 'Too many large mock-data requests are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+    },
   });
 }

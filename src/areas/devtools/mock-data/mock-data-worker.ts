@@ -3,7 +3,7 @@
  * that takes seconds to draw holds this thread, never the event loop.
  */
 import { toDevutilError } from '../../../http/error-handler.js';
-import { serveJobs } from '../../../worker-jobs.js';
+import { serveJobs } from '../../../workers/serve-jobs.js';
 import { generateMockData, type MockDataRequest } from './generate.js';
 
 serveJobs({

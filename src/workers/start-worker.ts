@@ -20,10 +20,11 @@ export interface ModuleWorkerOptions extends WorkerOptions {
  * Start a worker thread running the module `name` next to `importMetaUrl` (the caller's
  * `import.meta.url`), with that file's own extension: `.js` from `dist`, `.ts` under tsx (tests,
  * `npm run dev`). Node 20 workers do not inherit tsx's loader hooks, so from source a tiny
- * bootstrap registers them before importing the TypeScript module.
+ * bootstrap registers them before importing the TypeScript module. Job workers are started by
+ * `createWorkerPool` (src/workers/pool.ts); this is for a thread of another kind.
  *
  * @example
- *   const worker = startModuleWorker(import.meta.url, 'regex-worker', { workerData: { port }, niceness: USER_WORK_NICENESS });
+ *   const worker = startModuleWorker(import.meta.url, 'checkpoint-worker', { workerData: { filename, intervalMs } });
  */
 export function startModuleWorker(importMetaUrl: string, name: string, { niceness, ...options }: ModuleWorkerOptions = {}): Worker {
   options = { execArgv: inheritedExecArgv(), ...options };
