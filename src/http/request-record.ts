@@ -6,16 +6,15 @@ export type RequestRecorder = (method: string, status: number, ms: number, log: 
 
 /**
  * The recorder of one route pattern: request metrics always, and the "request completed" log line
- * (no body, no key) when `logRequests` is on. The route's series is found once, here.
+ * (no body, no key) when `logRequests` is on.
  *
  * @example
  *   const record = requestRecorder(metrics, '/healthz', true);
  *   record('GET', 200, 0.4, request.log);
  */
 export function requestRecorder(metrics: Metrics, route: string, logRequests: boolean): RequestRecorder {
-  const series = metrics.requests.series(route);
   return (method, status, ms, log) => {
-    metrics.requests.observe(series, method, status, ms / 1000);
+    metrics.observeRequest(route, method, status, ms / 1000);
     if (logRequests) log.info({ method, route, status, ms: Math.round(ms * 10) / 10 }, 'request completed');
   };
 }
