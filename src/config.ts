@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { AREA_NAMES, BUILT_IN_PLANS, parsePlans, type Area, type PlanCatalog } from './auth/plans.js';
+import { AREA_NAMES, BUILT_IN_PLANS, findPlan, parsePlans, type Area, type PlanCatalog } from './auth/plans.js';
 import { parseRedisTarget } from './storage/redis/redis-url.js';
 
 /** The validated, frozen configuration of one process (CONTRACT §7). */
@@ -19,6 +19,10 @@ export interface Config {
   areas: readonly Area[];
   publicAreas: readonly Area[];
   plans: PlanCatalog;
+  /** The plan of the key created on first start (the owner's). */
+  bootstrapPlan: string;
+  /** Serve the web app at `/`. */
+  ui: boolean;
   maxBodyBytes: number;
   binMaxRequests: number;
   replayAllowPrivate: boolean;
@@ -31,11 +35,33 @@ export interface Config {
   sqliteSynchronous: 'NORMAL' | 'FULL';
 }
 
-/** Thrown when a variable is invalid; the message names the variable. */
+/** One invalid variable and what is wrong with its value. */
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+}
+
+/** Thrown when variables are invalid; the message names every one of them. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
-    super(`Invalid configuration: ${variable} ${message}`);
+  /** Every invalid variable, in the order of {@link CONFIG_VARIABLES}. */
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(variable: string, problem: string);
+  constructor(problems: readonly ConfigProblem[]);
+  constructor(first: string | readonly ConfigProblem[], problem = '') {
+    const problems = typeof first === 'string' ? [{ variable: first, problem }] : first;
+    super(
+      problems.length === 1
+        ? `Invalid configuration: ${problems[0]!.variable} ${problems[0]!.problem}`
+        : `Invalid configuration (${problems.length} variables):\n${problems.map((p) => `  ${p.variable} ${p.problem}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
+    this.problems = problems;
+  }
+
+  /** The first invalid variable. */
+  get variable(): string {
+    return this.problems[0]!.variable;
   }
 }
 
@@ -45,7 +71,7 @@ type Env = Record<string, string | undefined>;
 export const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'STORE', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'TRUST_PROXY', 'AREAS',
   'PUBLIC_AREAS', 'PLANS_FILE', 'MAX_BODY_BYTES', 'BIN_MAX_REQUESTS', 'REPLAY_ALLOW_PRIVATE', 'REPLAY_ALLOW_HOSTS',
-  'DNS_SERVERS', 'LOG_LEVEL', 'SQLITE_SYNCHRONOUS',
+  'DNS_SERVERS', 'LOG_LEVEL', 'SQLITE_SYNCHRONOUS', 'BOOTSTRAP_PLAN', 'UI',
 ] as const;
 
 function read(env: Env, name: string): string | undefined {
@@ -194,47 +220,106 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+function replayAllowHosts(env: Env): string[] {
+  const hosts = list(env, 'REPLAY_ALLOW_HOSTS').map((h) => h.toLowerCase());
+  for (const h of hosts) {
+    if (!hostPort(h)) throw new ConfigError('REPLAY_ALLOW_HOSTS', `entries must be host or host:port, got "${h}"`);
+  }
+  return hosts;
+}
+
+/** Host names are allowed (`coredns:53` in a compose file): the server resolves them once at start (resolveDnsServers). */
+function dnsServers(env: Env): string[] {
+  const servers = list(env, 'DNS_SERVERS');
+  for (const s of servers) {
+    if (!hostPort(s)) throw new ConfigError('DNS_SERVERS', `entries must be ip, ip:port, host or host:port, got "${s}"`);
+  }
+  return servers;
+}
+
+function adminToken(env: Env): string | null {
+  const token = read(env, 'ADMIN_TOKEN') ?? null;
+  if (token !== null && token.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
+  return token;
+}
+
+function enabledAreas(env: Env): Area[] {
+  const enabled = areas(env, 'AREAS', AREA_NAMES);
+  if (enabled.length === 0) throw new ConfigError('AREAS', 'must name at least one area');
+  return enabled;
+}
+
+/** A plan of the catalog (PLANS_FILE's included); unchecked when the catalog itself is invalid. */
+function bootstrapPlan(env: Env, catalog: PlanCatalog | undefined): string {
+  const name = read(env, 'BOOTSTRAP_PLAN') ?? 'unlimited';
+  if (catalog && !findPlan(catalog, name)) {
+    throw new ConfigError('BOOTSTRAP_PLAN', `names an unknown plan "${name}" (known: ${Object.keys(catalog.plans).join(', ')})`);
+  }
+  return name;
+}
+
 /**
- * Read and validate every variable once; throws {@link ConfigError} naming the first bad one.
+ * Read and validate every variable once; throws one {@link ConfigError} naming every invalid one.
  *
  * @example
  *   const config = loadConfig({ PORT: '9000', STORE: 'sqlite' });
+ *   loadConfig({ PORT: 'eighty', STORE: 'mongo' }); // throws, naming PORT and STORE
  */
 export function loadConfig(env: Env = process.env): Config {
-  const replayAllowHosts = list(env, 'REPLAY_ALLOW_HOSTS').map((h) => h.toLowerCase());
-  for (const h of replayAllowHosts) {
-    if (!hostPort(h)) throw new ConfigError('REPLAY_ALLOW_HOSTS', `entries must be host or host:port, got "${h}"`);
-  }
-  // Host names are allowed (`coredns:53` in a compose file): the server resolves them once at start (resolveDnsServers).
-  const dnsServers = list(env, 'DNS_SERVERS');
-  for (const s of dnsServers) {
-    if (!hostPort(s)) throw new ConfigError('DNS_SERVERS', `entries must be ip, ip:port, host or host:port, got "${s}"`);
-  }
-  const adminToken = read(env, 'ADMIN_TOKEN') ?? null;
-  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters long');
-  const enabledAreas = areas(env, 'AREAS', AREA_NAMES);
-  if (enabledAreas.length === 0) throw new ConfigError('AREAS', 'must name at least one area');
-  const config: Config = {
-    port: int(env, 'PORT', 8080, 0, 65535),
-    host: listenHost(env, 'HOST', '127.0.0.1'),
-    dataDir: read(env, 'DATA_DIR') ?? './data',
-    store: oneOf(env, 'STORE', ['sqlite', 'redis'] as const, 'sqlite', (s) => s.toLowerCase()),
-    redisUrl: redisUrl(env),
-    adminToken,
-    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? null,
-    trustProxy: trustProxy(env),
-    areas: enabledAreas,
-    publicAreas: areas(env, 'PUBLIC_AREAS', []),
-    plans: plans(env),
-    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024),
-    binMaxRequests: int(env, 'BIN_MAX_REQUESTS', 1000, 1, 100000),
-    replayAllowPrivate: bool(env, 'REPLAY_ALLOW_PRIVATE', false),
-    replayAllowHosts,
-    dnsServers,
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', (s) => s.toLowerCase()),
-    sqliteSynchronous: oneOf(env, 'SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL', (s) => s.toUpperCase()),
+  const problems: ConfigProblem[] = [];
+  // A variable's problem is noted and reading goes on, so one start names every invalid variable;
+  // the config built from the placeholders is never returned.
+  const check = <T>(readVariable: () => T): T => {
+    try {
+      return readVariable();
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems);
+      return undefined as T;
+    }
   };
+  const planCatalog = check(() => plans(env));
+  const config: Config = {
+    port: check(() => int(env, 'PORT', 8080, 0, 65535)),
+    host: check(() => listenHost(env, 'HOST', '127.0.0.1')),
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    store: check(() => oneOf(env, 'STORE', ['sqlite', 'redis'] as const, 'sqlite', (s) => s.toLowerCase())),
+    redisUrl: check(() => redisUrl(env)),
+    adminToken: check(() => adminToken(env)),
+    publicBaseUrl: check(() => url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? null),
+    trustProxy: check(() => trustProxy(env)),
+    areas: check(() => enabledAreas(env)),
+    publicAreas: check(() => areas(env, 'PUBLIC_AREAS', [])),
+    plans: planCatalog,
+    bootstrapPlan: check(() => bootstrapPlan(env, planCatalog)),
+    ui: check(() => bool(env, 'UI', true)),
+    maxBodyBytes: check(() => int(env, 'MAX_BODY_BYTES', 1024 * 1024, 1, 100 * 1024 * 1024)),
+    binMaxRequests: check(() => int(env, 'BIN_MAX_REQUESTS', 1000, 1, 100000)),
+    replayAllowPrivate: check(() => bool(env, 'REPLAY_ALLOW_PRIVATE', false)),
+    replayAllowHosts: check(() => replayAllowHosts(env)),
+    dnsServers: check(() => dnsServers(env)),
+    logLevel: check(() => oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', (s) => s.toLowerCase())),
+    sqliteSynchronous: check(() => oneOf(env, 'SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL', (s) => s.toUpperCase())),
+  };
+  if (problems.length > 0) {
+    const order = (p: ConfigProblem) => (CONFIG_VARIABLES as readonly string[]).indexOf(p.variable);
+    throw new ConfigError(problems.sort((a, b) => order(a) - order(b)));
+  }
   return deepFreeze(config);
+}
+
+/**
+ * The base URL a person opens to reach this service: PUBLIC_BASE_URL when set, else
+ * `http://HOST:PORT`, with an unspecified HOST (`0.0.0.0`, `::`) replaced by the loopback address
+ * a browser on this machine can open.
+ *
+ * @example
+ *   serviceBaseUrl(loadConfig({ HOST: '::', PORT: '9000' })) // 'http://[::1]:9000'
+ */
+export function serviceBaseUrl(config: Pick<Config, 'publicBaseUrl' | 'host' | 'port'>): string {
+  if (config.publicBaseUrl !== null) return config.publicBaseUrl;
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${isIP(host) === 6 ? `[${host}]` : host}:${config.port}`;
 }
 
 /**

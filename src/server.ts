@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { issueKey } from './auth/keys.js';
-import { resolveDnsServers, type Config } from './config.js';
+import { resolveDnsServers, serviceBaseUrl, type Config } from './config.js';
 import { createStore } from './storage/index.js';
 import type { Store } from './storage/types.js';
 
@@ -40,11 +40,16 @@ export class ListenError extends Error {
   }
 }
 
-/** On an empty key store, create one key on the default plan and print it once. */
+/**
+ * On an empty key store, create the owner's key on BOOTSTRAP_PLAN and print it once, with the web
+ * app's address that signs in with it (CONTRACT §1).
+ */
 async function ensureBootstrapKey(store: Store, config: Config): Promise<void> {
   if ((await store.keys.countKeys()) > 0) return;
-  const { secret } = await issueKey(store.keys, { name: 'bootstrap', plan: config.plans.defaultPlan });
+  const { secret } = await issueKey(store.keys, { name: 'bootstrap', plan: config.bootstrapPlan });
   process.stdout.write(`API key: ${secret}\n`);
+  // The key travels in the fragment, which browsers never send to the server.
+  if (config.ui) process.stdout.write(`Web app: ${serviceBaseUrl(config)}/#key=${secret}\n`);
 }
 
 /**

@@ -12,7 +12,7 @@ export function recordRequests(metrics: Metrics, logRequests: boolean): onRespon
   return (request, reply, done) => {
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
     const ms = reply.elapsedTime;
-    metrics.requests.observe(metrics.requests.series(route), request.method, reply.statusCode, ms / 1000);
+    metrics.observeRequest(route, request.method, reply.statusCode, ms / 1000);
     if (logRequests) request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
     done();
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { errorResponses } from '../http/schemas.js';
+import { METRICS_CONTENT_TYPE } from './metrics.js';
 
 const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } } as const;
 
@@ -33,7 +34,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
       response: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
     },
   }, (_request, reply) => {
-    reply.type(ctx.metrics.registry.contentType);
+    reply.type(METRICS_CONTENT_TYPE);
     return ctx.metrics.render();
   });
 }

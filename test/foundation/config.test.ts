@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveDnsServers } from '../../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveDnsServers, serviceBaseUrl } from '../../src/config.js';
 import { createStore } from '../../src/storage/index.js';
 
 function file(content: string): string {
@@ -32,6 +32,8 @@ describe('configuration', () => {
     assert.equal(c.plans.plans.pro.monthlyCredits, 100000);
     assert.equal(c.plans.plans.pro.rateLimitPerMinute, 600);
     assert.equal(c.plans.plans.unlimited.monthlyCredits, null);
+    assert.equal(c.bootstrapPlan, 'unlimited');
+    assert.equal(c.ui, true);
     assert.ok(Object.isFrozen(c) && Object.isFrozen(c.plans.plans.free));
   });
 
@@ -41,7 +43,7 @@ describe('configuration', () => {
       ADMIN_TOKEN: 'a-long-admin-token', PUBLIC_BASE_URL: 'https://hooks.example.com/', TRUST_PROXY: 'true',
       AREAS: 'webhook,dns', PUBLIC_AREAS: 'devtools', MAX_BODY_BYTES: '2048', BIN_MAX_REQUESTS: '5',
       REPLAY_ALLOW_PRIVATE: 'true', REPLAY_ALLOW_HOSTS: 'Localhost:8080,127.0.0.1', DNS_SERVERS: '127.0.0.1:5353,[::1]:53',
-      LOG_LEVEL: 'WARN', SQLITE_SYNCHRONOUS: 'full',
+      LOG_LEVEL: 'WARN', SQLITE_SYNCHRONOUS: 'full', BOOTSTRAP_PLAN: 'pro', UI: 'false',
     });
     assert.equal(c.port, 9000);
     assert.equal(c.store, 'redis');
@@ -52,6 +54,37 @@ describe('configuration', () => {
     assert.deepEqual(c.dnsServers, ['127.0.0.1:5353', '[::1]:53']);
     assert.equal(c.logLevel, 'warn');
     assert.equal(c.sqliteSynchronous, 'FULL');
+    assert.equal(c.bootstrapPlan, 'pro');
+    assert.equal(c.ui, false);
+  });
+
+  it('several invalid variables are all named at once, in the order of CONFIG_VARIABLES', () => {
+    assert.throws(
+      () => loadConfig({ STORE: 'mongo', PORT: 'eighty', HOST: 'localhost' }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.message, 'Invalid configuration (2 variables):\n  PORT must be a whole number, got "eighty"\n  STORE must be one of sqlite, redis, got "mongo"');
+        assert.deepEqual(err.problems, [
+          { variable: 'PORT', problem: 'must be a whole number, got "eighty"' },
+          { variable: 'STORE', problem: 'must be one of sqlite, redis, got "mongo"' },
+        ]);
+        assert.equal(err.variable, 'PORT');
+        return true;
+      },
+    );
+  });
+
+  it('BOOTSTRAP_PLAN names a built-in plan or one of PLANS_FILE; an unknown one is refused with the known names', () => {
+    assert.equal(loadConfig({ BOOTSTRAP_PLAN: 'free' }).bootstrapPlan, 'free');
+    assert.equal(loadConfig({ BOOTSTRAP_PLAN: 'team', PLANS_FILE: file('{"plans":{"team":{"monthly_credits":10}}}') }).bootstrapPlan, 'team');
+    assert.throws(() => loadConfig({ BOOTSTRAP_PLAN: 'gold' }), {
+      message: 'Invalid configuration: BOOTSTRAP_PLAN names an unknown plan "gold" (known: free, pro, unlimited)',
+    });
+    // Not a plan although every object has it.
+    assert.throws(() => loadConfig({ BOOTSTRAP_PLAN: 'constructor' }), /BOOTSTRAP_PLAN names an unknown plan "constructor"/);
+    // An unreadable PLANS_FILE is the one problem: the plan is not called unknown as well.
+    assert.throws(() => loadConfig({ BOOTSTRAP_PLAN: 'team', PLANS_FILE: '/nonexistent/plans.json' }), (err: unknown) =>
+      err instanceof ConfigError && err.problems.length === 1 && err.variable === 'PLANS_FILE');
   });
 
   const invalid: [Record<string, string>, string][] = [
@@ -70,6 +103,7 @@ describe('configuration', () => {
     [{ PUBLIC_BASE_URL: 'http://x.example/?q=1' }, 'PUBLIC_BASE_URL'], [{ PUBLIC_BASE_URL: 'http://x.example/#f' }, 'PUBLIC_BASE_URL'],
     [{ PUBLIC_BASE_URL: 'http://x.example/?' }, 'PUBLIC_BASE_URL'], [{ PUBLIC_BASE_URL: 'https://u:p@x.example' }, 'PUBLIC_BASE_URL'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'], [{ PLANS_FILE: '/nonexistent/plans.json' }, 'PLANS_FILE'],
+    [{ BOOTSTRAP_PLAN: 'gold' }, 'BOOTSTRAP_PLAN'], [{ UI: 'maybe' }, 'UI'], [{ AREAS: ',' }, 'AREAS'],
   ];
   for (const [env, variable] of invalid) {
     it(`an invalid ${variable} (${JSON.stringify(Object.values(env)[0])}) is refused naming the variable`, () => {
@@ -134,14 +168,14 @@ describe('configuration', () => {
     assert.equal(c.plans.plans.pro.monthlyCredits, 100000);
   });
 
-  it('the service refuses to start on an invalid value, naming it', () => {
+  it('the service refuses to start on invalid values, naming each on a line of its own', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-      env: { ...process.env, PORT: 'eighty', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-')) },
+      env: { ...process.env, PORT: 'eighty', UI: 'maybe', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-')) },
       encoding: 'utf8',
       timeout: 90_000,
     });
     assert.equal(run.status, 1);
-    assert.match(run.stderr, /Invalid configuration: PORT must be a whole number/);
+    assert.equal(run.stderr, 'Invalid configuration (2 variables):\n  PORT must be a whole number, got "eighty"\n  UI must be true or false, got "maybe"\n');
   });
 
   it('the service says which HOST and PORT it cannot listen on (a port in use)', async () => {
@@ -168,6 +202,15 @@ describe('configuration', () => {
     const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frobnicate'], { encoding: 'utf8', timeout: 90_000 });
     assert.equal(unknown.status, 64);
     assert.match(unknown.stderr, /^Usage:/);
+  });
+
+  it('the base URL printed with the bootstrap key: PUBLIC_BASE_URL, else http://HOST:PORT that a browser here can open', () => {
+    assert.equal(serviceBaseUrl(loadConfig({})), 'http://127.0.0.1:8080');
+    assert.equal(serviceBaseUrl(loadConfig({ PUBLIC_BASE_URL: 'https://hooks.example.com/', PORT: '9000' })), 'https://hooks.example.com');
+    assert.equal(serviceBaseUrl(loadConfig({ HOST: '0.0.0.0', PORT: '9000' })), 'http://127.0.0.1:9000');
+    assert.equal(serviceBaseUrl(loadConfig({ HOST: '::', PORT: '9000' })), 'http://[::1]:9000');
+    assert.equal(serviceBaseUrl(loadConfig({ HOST: '[fd00::5]' })), 'http://[fd00::5]:8080');
+    assert.equal(serviceBaseUrl(loadConfig({ HOST: 'devutil.internal' })), 'http://devutil.internal:8080');
   });
 
   it('.env.example lists every variable', () => {

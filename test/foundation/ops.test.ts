@@ -16,10 +16,19 @@ describe('operations', () => {
       assert.equal((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode, 401);
       const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } });
       assert.equal(res.statusCode, 200);
-      assert.match(String(res.headers['content-type']), /^text\/plain/);
-      assert.match(res.body, /devutil_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
-      assert.match(res.body, /devutil_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz"\}/);
-      assert.match(res.body, /devutil_credits_spent_total\{area="devtools"\} 1/);
+      assert.equal(res.headers['content-type'], 'text/plain; version=0.0.4; charset=utf-8');
+      const lines = res.body.split('\n');
+      assert.ok(lines.includes('devutil_http_requests_total{method="GET",route="/healthz",status="200"} 1'), res.body);
+      assert.ok(lines.includes('devutil_http_request_duration_seconds_bucket{le="+Inf",route="/healthz"} 1'), res.body);
+      assert.ok(lines.includes('devutil_http_request_duration_seconds_count{route="/healthz"} 1'), res.body);
+      assert.match(res.body, /^devutil_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz"\} [01]$/m);
+      assert.ok(lines.includes('devutil_credits_spent_total{area="devtools"} 1'), res.body);
+      // Each family is typed once, as Prometheus requires.
+      assert.deepEqual(lines.filter((l) => l.startsWith('# TYPE')), [
+        '# TYPE devutil_http_requests_total counter',
+        '# TYPE devutil_http_request_duration_seconds histogram',
+        '# TYPE devutil_credits_spent_total counter',
+      ]);
       // The OpenAPI document says so: text for the 200, JSON for its errors (as for the live stream's).
       const paths = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths;
       const types = (responses: Record<string, { content?: object }>, status: string) => Object.keys(responses[status]!.content ?? {});

@@ -43,13 +43,16 @@ async function serve(env: Record<string, string>, nodeArgs: string[] = []): Prom
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('the process', () => {
-  it('first start prints a working key once; SIGTERM exits 0; a restart keeps the key', async () => {
+  it('first start prints the owner\'s key (plan unlimited) once, then the web app\'s sign-in link; SIGTERM exits 0; a restart keeps the key', async () => {
     const DATA_DIR = mkdtempSync(join(tmpdir(), 'devutil-serve-'));
-    const first = await serve({ DATA_DIR });
+    const first = await serve({ DATA_DIR, HOST: '127.0.0.1' });
     const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(first.output())?.[1];
     assert.ok(key, first.output());
+    assert.ok(first.output().includes(`API key: ${key}\nWeb app: ${first.url}/#key=${key}\n`), first.output());
     const account = await fetch(`${first.url}/v1/account`, { headers: { 'x-api-key': key } });
     assert.equal(account.status, 200);
+    const owner = (await account.json()) as { plan: string; name: string; rate_limit_per_minute: number | null; credits: { limit: number | null } };
+    assert.deepEqual([owner.plan, owner.name, owner.rate_limit_per_minute, owner.credits.limit], ['unlimited', 'bootstrap', null, null]);
     first.child.kill('SIGTERM');
     assert.equal(await exited(first.child), 0);
 
@@ -58,6 +61,21 @@ describe('the process', () => {
     assert.equal((await fetch(`${second.url}/v1/account`, { headers: { 'x-api-key': key } })).status, 200);
     second.child.kill('SIGTERM');
     assert.equal(await exited(second.child), 0);
+  });
+
+  it('BOOTSTRAP_PLAN names the first key\'s plan; with UI=false no web app line is printed', async () => {
+    const service = await serve({ DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bootstrap-')), BOOTSTRAP_PLAN: 'free', UI: 'false' });
+    try {
+      const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(service.output())?.[1];
+      assert.ok(key, service.output());
+      assert.ok(!/Web app:/.test(service.output()), service.output());
+      const account = await fetch(`${service.url}/v1/account`, { headers: { 'x-api-key': key } });
+      const owner = (await account.json()) as { plan: string; rate_limit_per_minute: number | null };
+      assert.deepEqual([owner.plan, owner.rate_limit_per_minute], ['free', 60]);
+    } finally {
+      service.child.kill('SIGTERM');
+      await exited(service.child);
+    }
   });
 
   it('runs under V8 flags (node --max-old-space-size=…): its worker threads start, the checkpointer and the crypto pool', async () => {
