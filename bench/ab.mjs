@@ -5,7 +5,7 @@
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node ab.mjs /tmp/dist-before ../dist jmespath [rounds] [seconds]
 // BENCH_RESULT=ab-catch-x writes bench/results/ab-catch-x.{json,md} instead of ab-<case>.
-// One build, two settings: AB_ENV_A='{"BIN_MAX_REQUESTS":"1000"}' AB_ENV_B='{...}' node ab.mjs ../dist ../dist catch
+// Another build's npm start flags: AB_NODE_ARGS_A='--min-semi-space-size=16'. One build, two settings: AB_ENV_A='{"BIN_MAX_REQUESTS":"1000"}' AB_ENV_B='{...}' node ab.mjs ../dist ../dist catch
 // Cases: healthz, mock, catch, account, jmespath, sort, sort5, dedup, number, schema, sha256, hs256.
 import autocannon from 'autocannon';
 import { resolve } from 'node:path';
@@ -36,7 +36,12 @@ async function requestFor(service) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 // AB_ENV_A / AB_ENV_B: extra environment (JSON) for one side, e.g. to compare two settings of one build.
 const envOf = (name) => JSON.parse(process.env[name] ?? '{}');
-const services = [await startService({ dist: resolve(distA), env: envOf('AB_ENV_A') }), await startService({ dist: resolve(distB), env: envOf('AB_ENV_B') })];
+// AB_NODE_ARGS_A / AB_NODE_ARGS_B: node flags for one side, e.g. the flags an older build's npm start passed.
+const argsOf = (name) => (process.env[name] ?? '').split(' ').filter(Boolean);
+const services = [
+  await startService({ dist: resolve(distA), env: envOf('AB_ENV_A'), nodeArgs: argsOf('AB_NODE_ARGS_A') }),
+  await startService({ dist: resolve(distB), env: envOf('AB_ENV_B'), nodeArgs: argsOf('AB_NODE_ARGS_B') }),
+];
 try {
   const requests = [await requestFor(services[0]), await requestFor(services[1])];
   for (const options of requests) await autocannon({ ...options, duration: 3 }); // warm-up, not recorded
