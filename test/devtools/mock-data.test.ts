@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { allLocales } from '@faker-js/faker';
+import { FAKER_LOCALE_IDS } from '../../src/areas/devtools/mock-data/locales.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const seeded = JSON.parse(readFileSync(new URL('./fixtures/mock-data-seeded.json', import.meta.url), 'utf8'));
@@ -125,6 +127,10 @@ describe('GET /v1/mock-data/types', () => {
     assert.deepEqual((byName.get('regex') as { options: { required: string[] } }).options.required, ['pattern']);
     assert.deepEqual((byName.get('enum') as { options: { required: string[] } }).options.required, ['values']);
     assert.ok(['en_US', 'de_DE', 'fr_FR', 'ja_JP'].every((l) => body.locales.includes(l)));
+  });
+
+  it('the locale list, kept as data so faker loads only when used, is the pinned faker\'s', () => {
+    assert.deepEqual(FAKER_LOCALE_IDS, Object.keys(allLocales));
   });
 
   it('needs an API key', async () => {
