@@ -24,6 +24,12 @@ describe('POST /v1/mock-data', () => {
   const post = (payload: unknown, headers = t.auth) =>
     t.app.inject({ method: 'POST', url: '/v1/mock-data', headers, payload: payload as object });
 
+  it('answers the first calls, arriving together, each as alone (faker loads once for all)', async () => {
+    const formats = ['json', 'csv', 'sql', 'xml', 'json', 'csv', 'sql', 'xml'];
+    const answers = await Promise.all(formats.map((format) => post({ ...seeded.request, output_format: format })));
+    assert.deepEqual(answers.map((res) => [res.statusCode, res.body]), formats.map((format) => [200, JSON.stringify(seeded.expected[format])]));
+  });
+
   for (const format of ['json', 'csv', 'sql', 'xml']) {
     it(`seeded ${format} output equals the stored snapshot byte for byte`, async () => {
       const res = await post({ ...seeded.request, output_format: format });
