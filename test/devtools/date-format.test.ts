@@ -22,6 +22,12 @@ describe('POST /v1/date-format: known answers across DST changes', () => {
   after(() => t.close());
   const format = poster(() => t);
 
+  it('answers the first calls, arriving together, each as alone (the date tool loads once for all)', async () => {
+    const first = VECTORS.slice(0, 12);
+    const answers = await Promise.all(first.map((v) => format(v.request)));
+    assert.deepEqual(answers.map((res) => [res.statusCode, res.json()]), first.map((v) => [200, v.expected]));
+  });
+
   it('covers at least 5 time zones', () => {
     const zones = new Set(VECTORS.flatMap((v) => [v.request.from_timezone, v.request.to_timezone, v.expected.timezone]).filter(Boolean));
     assert.ok(zones.size >= 5, [...zones].join(', '));

@@ -14,6 +14,17 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
 
   const check = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
 
+  it('answers the first calls, arriving together, each as alone (the validator loads once for all)', async () => {
+    const cases = [
+      [{ data: 1, schema: { type: 'integer' } }, { valid: true, errors: [] }],
+      [{ data: 'x', schema: { type: 'integer' } }, { valid: false, error: 'value must be integer', path: [], schema_path: '#/type', errors: [{ error: 'value must be integer', path: [], schema_path: '#/type' }] }],
+      [{ data: 'not-an-email', schema: { format: 'email' }, assert_format: true }, { valid: false, error: 'value must be a valid email', path: [], schema_path: '#/format', errors: [{ error: 'value must be a valid email', path: [], schema_path: '#/format' }] }],
+      [{ data: 'a@b.example', schema: { $schema: 'http://json-schema.org/draft-04/schema#', format: 'email' } }, { valid: true, errors: [] }],
+    ] as const;
+    const answers = await Promise.all([...cases, ...cases].map(([payload]) => check(payload)));
+    assert.deepEqual(answers.map((res) => [res.statusCode, res.json()]), [...cases, ...cases].map(([, expected]) => [200, expected]));
+  });
+
   it('valid data answers valid true with no errors', async () => {
     const res = await check({ data: { age: 3 }, schema: { properties: { age: { type: 'integer' } } } });
     assert.equal(res.statusCode, 200);

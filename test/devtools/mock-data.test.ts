@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { allLocales } from '@faker-js/faker';
+import { FAKER_LOCALE_IDS } from '../../src/areas/devtools/mock-data/locales.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 const seeded = JSON.parse(readFileSync(new URL('./fixtures/mock-data-seeded.json', import.meta.url), 'utf8'));
@@ -21,6 +23,12 @@ describe('POST /v1/mock-data', () => {
 
   const post = (payload: unknown, headers = t.auth) =>
     t.app.inject({ method: 'POST', url: '/v1/mock-data', headers, payload: payload as object });
+
+  it('answers the first calls, arriving together, each as alone (faker loads once for all)', async () => {
+    const formats = ['json', 'csv', 'sql', 'xml', 'json', 'csv', 'sql', 'xml'];
+    const answers = await Promise.all(formats.map((format) => post({ ...seeded.request, output_format: format })));
+    assert.deepEqual(answers.map((res) => [res.statusCode, res.body]), formats.map((format) => [200, JSON.stringify(seeded.expected[format])]));
+  });
 
   for (const format of ['json', 'csv', 'sql', 'xml']) {
     it(`seeded ${format} output equals the stored snapshot byte for byte`, async () => {
@@ -125,6 +133,10 @@ describe('GET /v1/mock-data/types', () => {
     assert.deepEqual((byName.get('regex') as { options: { required: string[] } }).options.required, ['pattern']);
     assert.deepEqual((byName.get('enum') as { options: { required: string[] } }).options.required, ['values']);
     assert.ok(['en_US', 'de_DE', 'fr_FR', 'ja_JP'].every((l) => body.locales.includes(l)));
+  });
+
+  it('the locale list, kept as data so faker loads only when used, is the pinned faker\'s', () => {
+    assert.deepEqual(FAKER_LOCALE_IDS, Object.keys(allLocales));
   });
 
   it('needs an API key', async () => {

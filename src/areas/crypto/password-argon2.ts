@@ -1,6 +1,10 @@
-import { hash, parseOptions, verify, type Algorithm, type Options } from '@node-rs/argon2';
+import type * as Argon2 from '@node-rs/argon2';
 import { invalidField } from '../../errors.js';
 import { runCpuBound } from './crypto-workers.js';
+
+// The native addon loads with the first argon2 call, not at start: most processes never hash a password.
+let argon2: Promise<typeof Argon2> | undefined;
+const loadArgon2 = () => (argon2 ??= import('@node-rs/argon2'));
 
 /**
  * Bounds on argon2 parameters, for hashing and for hashes offered to verify alike: a caller must
@@ -19,7 +23,7 @@ export interface Argon2Params {
 }
 
 // The package's `Algorithm` is a const enum; its values are spelled out so no enum object is needed at runtime.
-const ARGON2ID = 2 as Algorithm;
+const ARGON2ID = 2 as Argon2.Algorithm;
 
 /**
  * argon2id PHC string with a fresh 16-byte salt; runs on the libuv thread pool.
@@ -32,12 +36,13 @@ export async function hashArgon2id(password: string, params: Argon2Params): Prom
   if (params.memoryKib < 8 * params.parallelism) {
     throw invalidField('memory_kib', `must be at least 8 × parallelism (${8 * params.parallelism})`);
   }
-  const options: Options = {
+  const options: Argon2.Options = {
     algorithm: ARGON2ID,
     memoryCost: params.memoryKib,
     timeCost: params.iterations,
     parallelism: params.parallelism,
   };
+  const { hash } = await loadArgon2();
   return runCpuBound(() => hash(password, options));
 }
 
@@ -49,6 +54,7 @@ export async function hashArgon2id(password: string, params: Argon2Params): Prom
  *   await verifyArgon2('password', '$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFh...') // true
  */
 export async function verifyArgon2(password: string, phc: string): Promise<boolean> {
+  const { parseOptions, verify } = await loadArgon2();
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(phc);

@@ -1,6 +1,10 @@
-import { hash, verify } from '@node-rs/bcrypt';
+import type * as Bcrypt from '@node-rs/bcrypt';
 import { invalidField } from '../../errors.js';
 import { runCpuBound } from './crypto-workers.js';
+
+// The native addon loads with the first bcrypt call, not at start: most processes never hash a password.
+let bcrypt: Promise<typeof Bcrypt> | undefined;
+const loadBcrypt = () => (bcrypt ??= import('@node-rs/bcrypt'));
 
 /** bcrypt cost bounds (2^cost rounds), for hashing and for hashes offered to verify alike. */
 export const BCRYPT_LIMITS = { cost: { min: 4, max: 15, default: 12 } } as const;
@@ -25,6 +29,7 @@ function assertBcryptInput(password: string): void {
  */
 export async function hashBcrypt(password: string, cost: number): Promise<string> {
   assertBcryptInput(password);
+  const { hash } = await loadBcrypt();
   // @node-rs/bcrypt 1.x labels its output $2y$; $2y$ and $2b$ are the same algorithm (both fixed the
   // $2a$ wrap-around bug), and $2b$ is the label the contract and most verifiers expect.
   const encoded = await runCpuBound(() => hash(password, cost));
@@ -45,5 +50,6 @@ export async function verifyBcrypt(password: string, encoded: string): Promise<b
     throw invalidField('hash', `has bcrypt cost ${cost}; this service verifies costs ${BCRYPT_LIMITS.cost.min}..${BCRYPT_LIMITS.cost.max}`);
   }
   assertBcryptInput(password);
+  const { verify } = await loadBcrypt();
   return runCpuBound(() => verify(password, encoded));
 }

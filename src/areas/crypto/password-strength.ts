@@ -1,6 +1,12 @@
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import { createRequire } from 'node:module';
+import type * as Core from '@zxcvbn-ts/core';
+import type * as Common from '@zxcvbn-ts/language-common';
+import type * as English from '@zxcvbn-ts/language-en';
+
+// zxcvbn is required on first use, not imported: the route schemas import this module for its
+// constants, and the main thread, which never estimates, should not hold the dictionaries. require
+// keeps the estimate synchronous, as the crypto worker's tasks are.
+const require = createRequire(import.meta.url);
 
 /** zxcvbn score → the word `password-strength` answers. */
 export const STRENGTH_BY_SCORE = ['very_weak', 'weak', 'fair', 'strong', 'very_strong'] as const;
@@ -18,11 +24,15 @@ export interface PasswordStrength {
   checks: { length: number; lowercase: boolean; uppercase: boolean; digits: boolean; symbols: boolean };
 }
 
-let estimator: ZxcvbnFactory | undefined;
+let estimator: Core.ZxcvbnFactory | undefined;
 
-// Built on first use: the dictionaries take a moment to index and most processes never need them.
-function getEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
+// Built on first use: the dictionaries are large, take a moment to index, and most processes never need them.
+function getEstimator(): Core.ZxcvbnFactory {
+  if (estimator) return estimator;
+  const core = require('@zxcvbn-ts/core') as typeof Core;
+  const common = require('@zxcvbn-ts/language-common') as typeof Common;
+  const english = require('@zxcvbn-ts/language-en') as typeof English;
+  estimator = new core.ZxcvbnFactory({
     dictionary: { ...common.dictionary, ...english.dictionary },
     graphs: common.adjacencyGraphs,
     translations: english.translations,

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
 import { DevutilError } from '../../errors.js';
 import { encodeBase32 } from './base32.js';
 
@@ -102,9 +102,13 @@ export async function createTotpSetup(issuer: string, account: string, params: T
   return { ...params, secret, otpauthUri, qrCode };
 }
 
+// qrcode loads with the first setup, not at start: most processes never draw a QR code.
+let qrCodeLibrary: Promise<typeof QRCode> | undefined;
+
 async function renderQrCode(text: string): Promise<string> {
+  const library = await (qrCodeLibrary ??= import('qrcode').then((m) => m.default));
   try {
-    return await QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2 });
+    return await library.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2 });
   } catch (cause) {
     // The only input-dependent failure: the URI exceeds the largest QR code (version 40).
     const message = 'with issuer makes an otpauth URI too long for a QR code; shorten them';

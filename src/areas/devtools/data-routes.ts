@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { runArrayOps, type ArrayOperation, type ArrayOpsOptions } from './array-ops.js';
 import { ARRAY_OPS_DESCRIPTION, arrayOpsBody, arrayOpsResponse } from './array-ops-schemas.js';
 import { listFieldTypes } from './mock-data/field-types.js';
-import { planMockData, type MockField } from './mock-data/generate.js';
+import type { MockField, planMockData } from './mock-data/generate.js';
 import { createMockDataPool, INLINE_COST } from './mock-data/mock-data-pool.js';
 import { MOCK_LOCALES } from './mock-data/locales.js';
 import type { OutputFormat } from './mock-data/render.js';
@@ -28,6 +28,11 @@ interface ArrayOpsBody {
   options?: ArrayOpsOptions;
 }
 
+// Faker and its locales load on the first mock-data call, not at start: one import for every
+// caller, however many arrive before it is done.
+let mockDataPlanner: Promise<typeof planMockData> | undefined;
+const loadMockDataPlanner = () => (mockDataPlanner ??= import('./mock-data/generate.js').then((m) => m.planMockData));
+
 /** mock-data (+ its type list) and array-ops (spec §4.3 rules 1 and 7, CONTRACT §3.1, §3.8). */
 export default async function dataRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
@@ -50,7 +55,8 @@ export default async function dataRoutes(app: FastifyInstance, ctx: AppContext):
       createTable: body.create_table,
     };
     // Checked here (option errors answer at once); drawn here when small, on a worker when large.
-    const plan = planMockData(request);
+    const planFor = await loadMockDataPlanner();
+    const plan = planFor(request);
     const out = plan.cost <= INLINE_COST ? plan.run() : await mockDataPool.run(request);
     return out.outputFormat === 'json'
       ? { data: out.data, rows: out.rows, fields: out.fields }

@@ -1,4 +1,5 @@
-import { DEFAULT_OUTPUT_FORMAT } from './date-format.js';
+/** The strftime format of an answer whose request names none. */
+export const DEFAULT_OUTPUT_FORMAT = '%Y-%m-%dT%H:%M:%S%z';
 
 const zoneSchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
 

@@ -1,5 +1,6 @@
 import { IANAZone } from 'luxon';
 import { checkFields, invalidField } from '../../errors.js';
+import { DEFAULT_OUTPUT_FORMAT } from './date-format-schema.js';
 import { parseDate, parseDateWithFormat } from './date-parse.js';
 import { checkStrftimeFormat, isoDateTime, strftime } from './strftime.js';
 import { spellZoneName } from './tz-database.js';
@@ -28,8 +29,6 @@ export interface DateFormatOutput {
   /** The target zone's IANA name as given, spelled as the tz database does (`europe/berlin` → `Europe/Berlin`). */
   timezone: string;
 }
-
-export const DEFAULT_OUTPUT_FORMAT = '%Y-%m-%dT%H:%M:%S%z';
 
 /** Zone names already checked (luxon's own check builds an Intl formatter every call). */
 const knownZones = new Map<string, boolean>();

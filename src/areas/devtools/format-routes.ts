@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
-import { formatDate } from './date-format.js';
+import type { formatDate } from './date-format.js';
 import { createDateFormatPool, INLINE_FORMAT_WAYS } from './date-format-pool.js';
-import { inputFormatWays } from './date-parse.js';
+import type { inputFormatWays } from './date-parse.js';
 import { DATE_FORMAT_DESCRIPTION, dateFormatBody, dateFormatResponse } from './date-format-schema.js';
 import { formatNumber, type NumberFormatType } from './number-format.js';
 import { numberFormatBody, numberFormatResponse } from './number-format-schema.js';
@@ -19,6 +19,14 @@ interface DateBody { date: string | number; output_format?: string; input_format
 
 /** Longest regex-extract text, in bytes of UTF-8 (CONTRACT §3.5: 1 MiB). */
 const REGEX_TEXT_MAX_BYTES = 1024 * 1024;
+
+interface DateTool { formatDate: typeof formatDate; inputFormatWays: typeof inputFormatWays }
+
+// The date tool (chrono's grammars, luxon) loads on its first call, not at start: one import for
+// every caller, however many arrive before it is done.
+let dateTool: Promise<DateTool> | undefined;
+const loadDateTool = (): Promise<DateTool> =>
+  (dateTool ??= Promise.all([import('./date-format.js'), import('./date-parse.js')]).then(([f, p]) => ({ formatDate: f.formatDate, inputFormatWays: p.inputFormatWays })));
 
 /** regex-extract, number-format and date-format (CONTRACT §3.5-3.7). */
 export default async function formatRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -80,11 +88,12 @@ export default async function formatRoutes(app: FastifyInstance, ctx: AppContext
       body: dateFormatBody,
       response: { 200: dateFormatResponse },
     },
-  }, (b: DateBody) => {
+  }, async (b: DateBody) => {
     const input = {
       date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
       fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),
     };
+    const { formatDate, inputFormatWays } = await loadDateTool();
     // An input_format whose directives could split a date in very many ways is matched on a worker, under a time limit.
     return input.inputFormat !== undefined && inputFormatWays(input.inputFormat) > INLINE_FORMAT_WAYS ? datePool.run(input) : formatDate(input);
   });

@@ -1,27 +1,17 @@
-import { removeUriSchemePlugin } from '@hyperjump/browser';
-import {
-  getAllRegisteredSchemaUris,
-  registerSchema,
-  setMetaSchemaOutputFormat,
-  setShouldValidateFormat,
-  unregisterSchema,
-  validate,
-  type Validator,
-} from '@hyperjump/json-schema/draft-2020-12';
-import { BASIC, getSchema, toSchema } from '@hyperjump/json-schema/experimental';
-import { DevutilError } from '../../errors.js';
 import { valueDepth } from '../../json-depth.js';
 import { estimateJsonChars } from '../../json-size.js';
+import type * as Compiler from './json-schema-compile.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
-import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
+import { describeFailures, type SchemaFailure } from './json-schema-messages.js';
 import { createCompileCache } from './json-schema-cache.js';
-import { describeCompileError, schemaError } from './json-schema-compile-errors.js';
-import { measureDepth, prepareSchema } from './json-schema-prepare.js';
+import { schemaError } from './json-schema-compile-errors.js';
+import { measureDepth } from './json-schema-prepare.js';
 import { recentJson } from './recent-json.js';
 
-// Never fetch: every document a $ref may reach comes from the request (`schemas`).
-for (const scheme of ['http', 'https', 'file']) removeUriSchemePlugin(scheme);
-setMetaSchemaOutputFormat(BASIC);
+// The validator (hyperjump with its drafts and formats) loads with the first compilation, not at
+// start: one import for every caller, however many arrive before it is done.
+let compiler: Promise<typeof Compiler> | undefined;
+const loadCompiler = () => (compiler ??= import('./json-schema-compile.js'));
 
 /** Limits (documented on the route). */
 export const SCHEMA_LIMITS = {
@@ -39,9 +29,6 @@ export const SCHEMA_LIMITS = {
   cacheEntries: 500,
   cacheBytes: 32 * 1024 * 1024,
 } as const;
-
-/** Where the request schema is registered while it compiles (its own `$id`, if any, takes over). */
-const ROOT_URI = 'https://devutil.invalid/schema.json';
 
 /** Data nested deeper than this may itself run a validation out of stack; shallower data cannot. */
 const DEEP_DATA = 200;
@@ -62,13 +49,7 @@ export interface SchemaValidationResult {
   errors: SchemaFailure[];
 }
 
-interface Compiled {
-  validator: Validator;
-  rootUris: Set<string>;
-  documents: Map<string, unknown>;
-}
-
-const cache = createCompileCache<Compiled>({ entries: SCHEMA_LIMITS.cacheEntries, bytes: SCHEMA_LIMITS.cacheBytes });
+const cache = createCompileCache<Compiler.Compiled>({ entries: SCHEMA_LIMITS.cacheEntries, bytes: SCHEMA_LIMITS.cacheBytes });
 
 /**
  * How many schemas were compiled and how many compiled validators are cached (for tests and metrics).
@@ -78,64 +59,6 @@ const cache = createCompileCache<Compiled>({ entries: SCHEMA_LIMITS.cacheEntries
  */
 export function schemaCacheStats(): { compiles: number; cached: number } {
   return cache.stats();
-}
-
-function idOf(doc: unknown, row: DraftRow, base: string): string | undefined {
-  const id = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>)[row.idKeyword] : undefined;
-  if (typeof id !== 'string') return undefined;
-  try {
-    return new URL(id, base).href.replace(/#$/, '');
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The validator's own documents (the drafts' meta-schemas), by URI, loaded once: a schema may
- * `$ref` them, and a failure inside one is described from its keyword values like any other.
- */
-const builtInDocuments = new Map<string, unknown>();
-
-async function loadBuiltInDocuments(uris: Iterable<string>): Promise<void> {
-  for (const uri of uris) {
-    if (!builtInDocuments.has(uri)) builtInDocuments.set(uri, toSchema(await getSchema(uri)));
-  }
-}
-
-async function compileSchema(root: unknown, row: DraftRow, schemas: Array<[string, unknown]>): Promise<Compiled> {
-  const before = new Set(getAllRegisteredSchemaUris());
-  await loadBuiltInDocuments(before);
-  const documents = new Map<string, unknown>(builtInDocuments);
-  const rootUris = new Set([ROOT_URI]);
-  const unusable = new Map<string, string>();
-  try {
-    for (const [uri, doc] of schemas) {
-      const docRow = draftOfDialect((doc as { $schema?: unknown } | null)?.$schema) ?? row;
-      const prepared = prepareSchema(doc, docRow, uri);
-      documents.set(uri, prepared);
-      const id = idOf(prepared, docRow, uri);
-      if (id) documents.set(id, prepared);
-      try {
-        registerSchema(prepared as never, uri, row.dialect);
-      } catch (err) {
-        // an unusable document only matters if a $ref reaches it; say why then
-        unusable.set(uri, (err as Error).message);
-      }
-    }
-    const prepared = prepareSchema(root, row, ROOT_URI);
-    documents.set(ROOT_URI, prepared);
-    const id = idOf(prepared, row, ROOT_URI);
-    if (id) {
-      documents.set(id, prepared);
-      rootUris.add(id);
-    }
-    registerSchema(prepared as never, ROOT_URI, row.dialect);
-    return { validator: await validate(ROOT_URI), rootUris, documents };
-  } catch (err) {
-    throw describeCompileError(err, row, unusable);
-  } finally {
-    for (const uri of getAllRegisteredSchemaUris()) if (!before.has(uri)) unregisterSchema(uri);
-  }
 }
 
 function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: number): void {
@@ -251,16 +174,16 @@ function readSchemaText(key: unknown[], root: unknown, schemas: Array<[string, u
  */
 export async function compileValidation(prepared: PreparedValidation): Promise<() => SchemaValidationResult> {
   const { input, row, root, schemas, text } = prepared;
+  const { compileSchema, runValidator } = await loadCompiler();
   // The other limits depend only on the text, which a cached compilation has already passed.
   const c = await cache.get(text, async () => {
     checkLimits(root, schemas, text.length);
     return compileSchema(root, row, schemas);
   });
   return () => {
-    let output: { valid: boolean; errors?: OutputUnit[] };
+    let output: ReturnType<typeof runValidator>;
     try {
-      setShouldValidateFormat(input.assertFormat ? true : undefined); // read during the synchronous run below
-      output = c.validator(input.data as never, BASIC) as typeof output;
+      output = runValidator(c.validator, input.data, input.assertFormat === true);
     } catch (err) {
       // The stack ran out: deep data, or (data well within the stack) a $ref chain that recurses without reading deeper into it.
       if (err instanceof RangeError) {

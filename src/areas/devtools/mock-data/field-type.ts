@@ -1,5 +1,10 @@
 import type { Faker } from '@faker-js/faker';
 
+/** Faker's reference date, fixed so seeded output never depends on when it is generated. */
+export const REFERENCE_DATE = '2026-01-01T00:00:00.000Z';
+/** Generated text beyond this many characters is refused rather than built. */
+export const MAX_OUTPUT_CHARS = 10_000_000;
+
 /** JSON Schema of one option (a plain object, as ajv and OpenAPI read it). */
 export type OptionSchema = Record<string, unknown>;
 

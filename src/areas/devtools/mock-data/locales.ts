@@ -1,5 +1,17 @@
-import { allLocales, Faker, type LocaleDefinition } from '@faker-js/faker';
 import { DevutilError } from '../../../errors.js';
+
+/**
+ * The locale ids of the pinned faker (`Object.keys(allLocales)` of @faker-js/faker 10.6.0), as data,
+ * so the route can list and check locales before faker itself is loaded; a test keeps the two equal.
+ */
+export const FAKER_LOCALE_IDS: readonly string[] = [
+  'af_ZA', 'ar', 'az', 'base', 'bn_BD', 'cs_CZ', 'cy', 'da', 'de', 'de_AT', 'de_CH', 'dv', 'el', 'en', 'en_AU',
+  'en_AU_ocker', 'en_BORK', 'en_CA', 'en_GB', 'en_GH', 'en_HK', 'en_IE', 'en_IN', 'en_NG', 'en_NP', 'en_US', 'en_ZA',
+  'eo', 'es', 'es_MX', 'fa', 'fi', 'fr', 'fr_BE', 'fr_CA', 'fr_CH', 'fr_LU', 'fr_SN', 'he', 'hr', 'hu', 'hy', 'id_ID',
+  'it', 'ja', 'ka_GE', 'ko', 'ku_ckb', 'ku_kmr_latin', 'lv', 'mk', 'mn_MN_cyrl', 'nb_NO', 'ne', 'nl', 'nl_BE', 'pl',
+  'pt_BR', 'pt_PT', 'ro', 'ro_MD', 'ru', 'sk', 'sl_SI', 'sr_RS_latin', 'sv', 'ta_IN', 'th', 'tr', 'uk', 'ur',
+  'uz_UZ_latin', 'vi', 'yo_NG', 'zh_CN', 'zh_TW', 'zu_ZA',
+];
 
 // Faker locales named by language only, mapped to the country whose `ll_CC` name selects them.
 const LANGUAGE_COUNTRY: Record<string, string> = {
@@ -14,8 +26,8 @@ const LANGUAGE_COUNTRY: Record<string, string> = {
  */
 function buildLocaleTable(): Map<string, string> {
   const table = new Map<string, string>();
-  for (const [lang, country] of Object.entries(LANGUAGE_COUNTRY)) if (lang in allLocales) table.set(`${lang}_${country}`, lang);
-  for (const id of Object.keys(allLocales)) {
+  for (const [lang, country] of Object.entries(LANGUAGE_COUNTRY)) if (FAKER_LOCALE_IDS.includes(lang)) table.set(`${lang}_${country}`, lang);
+  for (const id of FAKER_LOCALE_IDS) {
     const exact = /^([a-z]{2})_([A-Z]{2})(?:_[a-z]+)?$/.exec(id);
     if (exact) table.set(`${exact[1]}_${exact[2]}`, id); // faker's own country locale wins
   }
@@ -23,52 +35,23 @@ function buildLocaleTable(): Map<string, string> {
 }
 
 const LOCALES = buildLocaleTable();
-const definitions = new Map<string, LocaleDefinition>();
 
 /** Every accepted `ll_CC` locale name, sorted. */
 export const MOCK_LOCALES: readonly string[] = [...LOCALES.keys()].sort();
 
 /**
- * The faker definitions for an id: the locale, its language, English, then `base`, merged once and
- * cached (a Faker built from one merged definition costs about half of one built from the chain).
- */
-function definitionFor(id: string): LocaleDefinition {
-  const cached = definitions.get(id);
-  if (cached) return cached;
-  const lang = id.split('_')[0];
-  const ids = [...new Set([id, lang, 'en', 'base'])].filter((x) => x in allLocales);
-  const merged = new Faker({ locale: ids.map((x) => allLocales[x as keyof typeof allLocales]) }).rawDefinitions;
-  definitions.set(id, merged);
-  return merged;
-}
-
-const fakers = new Map<string, Faker>();
-
-/**
- * The Faker of a locale written `ll_CC` (or `ll-CC`), one per locale for the whole process and never
- * the shared global instance. Building one binds every method of every module and seeds a Mersenne
- * Twister (about 190 µs, a third of a 10-row request), so it is built once. Its state is its
- * generator's and its reference date, and the caller sets both before each use (`generateMockData`);
- * generation is synchronous, so no two requests ever share it at once. Unknown locale → 422
- * `validation_error` on `locale`.
+ * The faker locale ids a Faker for `ll_CC` (or `ll-CC`) is built from, most specific first: the
+ * locale, its language, English, then `base`. Unknown locale → 422 `validation_error` on `locale`.
  *
  * @example
- *   const faker = fakerFor('de_DE');
- *   faker.setDefaultRefDate('2026-01-01T00:00:00.000Z');
- *   faker.seed(42);
- *   faker.person.firstName(); // a German first name, the same for seed 42 in every process
+ *   fakerLocaleChain('de-AT') // ['de_AT', 'de', 'en', 'base']
  */
-export function fakerFor(locale: string): Faker {
+export function fakerLocaleChain(locale: string): string[] {
   const id = LOCALES.get(locale.replace('-', '_'));
   if (!id) {
     throw new DevutilError('validation_error', `Unknown locale "${locale}". Supported: ${MOCK_LOCALES.join(', ')}.`, {
       errors: [{ path: 'locale', message: `is not a supported locale (e.g. en_US, de_DE, fr_FR, ja_JP)` }],
     });
   }
-  let faker = fakers.get(id);
-  if (!faker) {
-    faker = new Faker({ locale: definitionFor(id) });
-    fakers.set(id, faker);
-  }
-  return faker;
+  return [...new Set([id, id.split('_')[0]!, 'en', 'base'])].filter((x) => FAKER_LOCALE_IDS.includes(x));
 }

@@ -1,6 +1,6 @@
 import { MAX_REGEX_OUTPUT } from './regex-field.js';
 import { FIELD_TYPE_NAMES } from './field-types.js';
-import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './generate.js';
+import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './field-type.js';
 import { MOCK_LOCALES } from './locales.js';
 import { SQL_DIALECTS } from './render-sql.js';
 import { INLINE_COST, MOCK_DATA_TIMEOUT_MS } from './mock-data-pool.js';
