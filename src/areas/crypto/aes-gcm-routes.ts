@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { invalidField } from '../../errors.js';
-import { errorResponses } from '../../http/schemas.js';
 import { DEFAULT_SCRYPT, decryptAesGcm, encryptAesGcm, KEY_BYTES, type KeySource, type ScryptParams } from './aes-gcm.js';
-import { AES_ALGORITHM, PASSPHRASE_KDF, decryptBody, encryptBody, encryptResponse, decryptResponse, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
+import { AES_ALGORITHM, PASSPHRASE_KDF, decryptSchema, encryptSchema, type DecryptBody, type EncryptBody, type WireScrypt } from './aes-gcm-schemas.js';
 import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 import { postTool } from '../../http/tool-route.js';
 
@@ -57,17 +56,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
   void ctx;
   postTool(app, '/v1/auth/encrypt', {
     area: 'auth',
-    schema: {
-      summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
-      description: 'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
-        'would be 48 bytes and never a valid key, and base64 otherwise; `key_encoding` base64, hex or base64url overrides), or `passphrase` ' +
-        '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
-        'and must be sent back to decrypt), or neither: a fresh random key is generated and returned as `key` (nothing is stored). ' +
-        'A random 12-byte IV is drawn per call; the tag is 16 bytes; `aad` is authenticated but not encrypted. All outputs are base64. ' +
-        'The whole response can be sent to decrypt as it is, with `key` or `passphrase` (and `aad`) added.',
-      body: encryptBody,
-      response: { 200: encryptResponse },
-    },
+    schema: encryptSchema,
   }, async (b: EncryptBody) => {
     const plaintext = decodeBytes(b.plaintext, b.plaintext_encoding, 'plaintext');
     const aad = b.aad === undefined ? undefined : decodeBytes(b.aad, b.aad_encoding, 'aad');
@@ -89,18 +78,7 @@ export default async function aesGcmRoutes(app: FastifyInstance, ctx: AppContext
 
   postTool(app, '/v1/auth/decrypt', {
     area: 'auth',
-    schema: {
-      summary: 'Decrypt AES-256-GCM ciphertext',
-      description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
-        'Send `key` (hex when exactly 64 hex digits and no `key_encoding`, else base64, as for encrypt), or `passphrase` + `salt` ' +
-        '(+ `kdf_params` when not the defaults). Encrypt\'s response is accepted as it is: `algorithm` may be sent and must be `aes-256-gcm`, ' +
-        '`kdf` may be sent with a passphrase and must be `scrypt`; any other value, or `kdf`, `salt` or `kdf_params` without a passphrase, is 422. ' +
-        'Any wrong key, AAD or tampered byte answers 422 ' +
-        '`decryption_failed` without saying which. `plaintext` is UTF-8 when the bytes are valid UTF-8, else hex; ' +
-        '`plaintext_encoding` in the request forces utf8, hex or base64 (utf8 on non-UTF-8 bytes falls back to hex).',
-      body: decryptBody,
-      response: { 200: decryptResponse, ...errorResponses('decryption_failed') },
-    },
+    schema: decryptSchema,
   }, async (b: DecryptBody) => {
     const sealed = {
       ciphertext: decodeBytes(b.ciphertext, b.ciphertext_encoding ?? 'base64', 'ciphertext'),
