@@ -1,13 +1,9 @@
 import { errorResponses } from '../../http/schemas.js';
-import { byteEncodingSchema, type ByteEncoding } from './bytes.js';
+import { AES_ALGORITHM, PASSPHRASE_KDF } from './aes-gcm.js';
+import { byteEncodingSchema } from './bytes.js';
 
 /** Byte encodings for fields that are binary by nature (keys, IVs, tags, salts): no utf8. */
 const binaryEncodingSchema = { type: 'string', enum: ['base64', 'hex', 'base64url'] } as const;
-
-/** The one cipher: encrypt returns it as `algorithm`, decrypt accepts it back. */
-export const AES_ALGORITHM = 'aes-256-gcm';
-/** The one passphrase KDF: encrypt returns it as `kdf`, decrypt accepts it back. */
-export const PASSPHRASE_KDF = 'scrypt';
 
 const kdfParams = {
   type: 'object',
@@ -31,33 +27,6 @@ const keyProps = {
   aad: { type: 'string', description: 'Additional authenticated data (UTF-8 unless `aad_encoding`).' },
   aad_encoding: byteEncodingSchema,
 } as const;
-
-export interface WireScrypt { log_n: number; r: number; p: number }
-
-export interface EncryptBody {
-  plaintext: string;
-  plaintext_encoding?: ByteEncoding;
-  key?: string;
-  key_encoding?: ByteEncoding;
-  passphrase?: string;
-  aad?: string;
-  aad_encoding?: ByteEncoding;
-  kdf_params?: WireScrypt;
-}
-
-export interface DecryptBody extends Omit<EncryptBody, 'plaintext' | 'plaintext_encoding'> {
-  algorithm?: typeof AES_ALGORITHM;
-  kdf?: typeof PASSPHRASE_KDF;
-  ciphertext: string;
-  ciphertext_encoding?: ByteEncoding;
-  iv: string;
-  iv_encoding?: ByteEncoding;
-  tag: string;
-  tag_encoding?: ByteEncoding;
-  salt?: string;
-  salt_encoding?: ByteEncoding;
-  plaintext_encoding?: 'utf8' | 'hex' | 'base64';
-}
 
 const encryptBody = {
   type: 'object',

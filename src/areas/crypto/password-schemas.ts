@@ -1,6 +1,6 @@
 import { ARGON2_LIMITS } from './password-argon2.js';
 import { BCRYPT_LIMITS, BCRYPT_MAX_BYTES } from './password-bcrypt.js';
-import { HASHING_ALGORITHMS, VERIFIABLE_ALGORITHMS } from './password-hashing.js';
+import { HASHING_ALGORITHMS, VERIFIABLE_ALGORITHMS } from './password.js';
 import { SCRYPT_LIMITS } from './password-scrypt.js';
 import { ESTIMATOR_MAX_LENGTH, STRENGTH_BY_SCORE } from './password-strength.js';
 
