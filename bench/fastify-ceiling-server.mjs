@@ -17,7 +17,7 @@ const { formatNumber } = await load('areas/devtools/number-format.js');
 const { computeHash } = await load('areas/crypto/digest.js');
 const { decodeBytes } = await load('areas/crypto/bytes.js');
 const { importHmacSecret } = await load('areas/crypto/jwt-keys.js');
-const { verifyJwt } = await load('areas/crypto/jwt-verify.js');
+const { verifyCompactJwt } = await load('areas/crypto/jwt-verify.js');
 
 /** Each route's work on a parsed body, as the service's handler does it (defaults filled in). */
 const TOOLS = {
@@ -32,7 +32,7 @@ const TOOLS = {
     const encoding = b.encoding ?? 'hex';
     return { hash: computeHash(decodeBytes(b.data, b.data_encoding, 'data'), algorithm, encoding), algorithm, encoding };
   },
-  '/v1/auth/jwt-verify': async (b) => verifyJwt(b.token, importHmacSecret(b.secret, b.secret_encoding), { now: Date.now() }),
+  '/v1/auth/jwt-verify': async (b) => verifyCompactJwt(b.token, importHmacSecret(b.secret, b.secret_encoding), { now: Date.now() }),
 };
 
 const mockBody = JSON.stringify({ ok: 'x'.repeat(Math.max(0, Number(process.env.MOCK_BODY_BYTES ?? 256) - 10)) });

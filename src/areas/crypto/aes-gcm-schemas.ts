@@ -1,12 +1,9 @@
-import { byteEncodingSchema, type ByteEncoding } from './bytes.js';
+import { errorResponses } from '../../http/schemas.js';
+import { AES_ALGORITHM, PASSPHRASE_KDF } from './aes-gcm.js';
+import { byteEncodingSchema } from './bytes.js';
 
 /** Byte encodings for fields that are binary by nature (keys, IVs, tags, salts): no utf8. */
 const binaryEncodingSchema = { type: 'string', enum: ['base64', 'hex', 'base64url'] } as const;
-
-/** The one cipher: encrypt returns it as `algorithm`, decrypt accepts it back. */
-export const AES_ALGORITHM = 'aes-256-gcm';
-/** The one passphrase KDF: encrypt returns it as `kdf`, decrypt accepts it back. */
-export const PASSPHRASE_KDF = 'scrypt';
 
 const kdfParams = {
   type: 'object',
@@ -31,34 +28,7 @@ const keyProps = {
   aad_encoding: byteEncodingSchema,
 } as const;
 
-export interface WireScrypt { log_n: number; r: number; p: number }
-
-export interface EncryptBody {
-  plaintext: string;
-  plaintext_encoding?: ByteEncoding;
-  key?: string;
-  key_encoding?: ByteEncoding;
-  passphrase?: string;
-  aad?: string;
-  aad_encoding?: ByteEncoding;
-  kdf_params?: WireScrypt;
-}
-
-export interface DecryptBody extends Omit<EncryptBody, 'plaintext' | 'plaintext_encoding'> {
-  algorithm?: typeof AES_ALGORITHM;
-  kdf?: typeof PASSPHRASE_KDF;
-  ciphertext: string;
-  ciphertext_encoding?: ByteEncoding;
-  iv: string;
-  iv_encoding?: ByteEncoding;
-  tag: string;
-  tag_encoding?: ByteEncoding;
-  salt?: string;
-  salt_encoding?: ByteEncoding;
-  plaintext_encoding?: 'utf8' | 'hex' | 'base64';
-}
-
-export const encryptBody = {
+const encryptBody = {
   type: 'object',
   required: ['plaintext'],
   properties: {
@@ -74,7 +44,7 @@ export const encryptBody = {
   ],
 } as const;
 
-export const encryptResponse = {
+const encryptResponse = {
   type: 'object',
   required: ['algorithm', 'ciphertext', 'iv', 'tag'],
   properties: {
@@ -90,7 +60,7 @@ export const encryptResponse = {
   examples: [{ algorithm: 'aes-256-gcm', ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==' }],
 } as const;
 
-export const decryptBody = {
+const decryptBody = {
   type: 'object',
   required: ['ciphertext', 'iv', 'tag'],
   properties: {
@@ -115,7 +85,7 @@ export const decryptBody = {
   ],
 } as const;
 
-export const decryptResponse = {
+const decryptResponse = {
   type: 'object',
   required: ['plaintext', 'plaintext_encoding'],
   properties: {
@@ -123,4 +93,31 @@ export const decryptResponse = {
     plaintext_encoding: { type: 'string', enum: ['utf8', 'hex', 'base64'] },
   },
   examples: [{ plaintext: 'attack at dawn', plaintext_encoding: 'utf8' }],
+} as const;
+
+/** `POST /v1/auth/encrypt` (AES-256-GCM, CONTRACT §4). */
+export const encryptSchema = {
+  summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
+  description: 'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
+    'would be 48 bytes and never a valid key, and base64 otherwise; `key_encoding` base64, hex or base64url overrides), or `passphrase` ' +
+    '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
+    'and must be sent back to decrypt), or neither: a fresh random key is generated and returned as `key` (nothing is stored). ' +
+    'A random 12-byte IV is drawn per call; the tag is 16 bytes; `aad` is authenticated but not encrypted. All outputs are base64. ' +
+    'The whole response can be sent to decrypt as it is, with `key` or `passphrase` (and `aad`) added.',
+  body: encryptBody,
+  response: { 200: encryptResponse },
+} as const;
+
+/** `POST /v1/auth/decrypt`. */
+export const decryptSchema = {
+  summary: 'Decrypt AES-256-GCM ciphertext',
+  description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
+    'Send `key` (hex when exactly 64 hex digits and no `key_encoding`, else base64, as for encrypt), or `passphrase` + `salt` ' +
+    '(+ `kdf_params` when not the defaults). Encrypt\'s response is accepted as it is: `algorithm` may be sent and must be `aes-256-gcm`, ' +
+    '`kdf` may be sent with a passphrase and must be `scrypt`; any other value, or `kdf`, `salt` or `kdf_params` without a passphrase, is 422. ' +
+    'Any wrong key, AAD or tampered byte answers 422 ' +
+    '`decryption_failed` without saying which. `plaintext` is UTF-8 when the bytes are valid UTF-8, else hex; ' +
+    '`plaintext_encoding` in the request forces utf8, hex or base64 (utf8 on non-UTF-8 bytes falls back to hex).',
+  body: decryptBody,
+  response: { 200: decryptResponse, ...errorResponses('decryption_failed') },
 } as const;

@@ -1,95 +1,104 @@
-import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { DevutilError, invalidField } from '../../errors.js';
+import { readKeySource, resolveKey, type KeyFields, type WireScrypt } from './aes-gcm-keys.js';
+import { decodeBytes, encodeBytesOutput, type ByteEncoding } from './bytes.js';
 
-export const KEY_BYTES = 32;
-export const IV_BYTES = 12;
-export const TAG_BYTES = 16;
-export const SALT_BYTES = 16;
+/** The one cipher: encrypt returns it as `algorithm`, decrypt accepts it back. */
+export const AES_ALGORITHM = 'aes-256-gcm';
+/** The one passphrase KDF: encrypt returns it as `kdf`, decrypt accepts it back. */
+export const PASSPHRASE_KDF = 'scrypt';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
-/** scrypt parameters for passphrases: N = 2^15, r = 8, p = 1 (32 MiB, tens of ms, off the main thread). */
-export interface ScryptParams {
-  logN: number;
-  r: number;
-  p: number;
-}
-export const DEFAULT_SCRYPT: ScryptParams = { logN: 15, r: 8, p: 1 };
-
-/** Where the AES key comes from: raw bytes, a passphrase (+ salt), or nothing (generate one). */
-export type KeySource =
-  | { kind: 'key'; key: Buffer }
-  | { kind: 'passphrase'; passphrase: string; salt?: Buffer; scrypt: ScryptParams }
-  | { kind: 'generate' };
-
-export interface Sealed {
-  ciphertext: Buffer;
-  iv: Buffer;
-  tag: Buffer;
-  /** Set when the key was generated here and must be returned to the caller. */
-  generatedKey?: Buffer;
-  salt?: Buffer;
-  scrypt?: ScryptParams;
+export interface EncryptInput extends KeyFields {
+  plaintext: string;
+  plaintext_encoding?: ByteEncoding;
+  aad?: string;
+  aad_encoding?: ByteEncoding;
 }
 
-/**
- * Derive a 32-byte key from a passphrase with scrypt on libuv's thread pool.
- *
- * @example
- *   await deriveKey('correct horse', randomBytes(16), DEFAULT_SCRYPT) // <Buffer ... 32 bytes>
- */
-export function deriveKey(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
-  const N = 2 ** params.logN;
-  const options = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r + 1024 * 1024 };
-  return new Promise((resolve, reject) => {
-    scrypt(passphrase.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+export interface DecryptInput extends KeyFields {
+  algorithm?: typeof AES_ALGORITHM;
+  kdf?: typeof PASSPHRASE_KDF;
+  ciphertext: string;
+  ciphertext_encoding?: ByteEncoding;
+  iv: string;
+  iv_encoding?: ByteEncoding;
+  tag: string;
+  tag_encoding?: ByteEncoding;
+  aad?: string;
+  aad_encoding?: ByteEncoding;
+  plaintext_encoding?: 'utf8' | 'hex' | 'base64';
 }
 
-async function resolveKey(source: KeySource): Promise<{ key: Buffer; generatedKey?: Buffer; salt?: Buffer; scrypt?: ScryptParams }> {
-  if (source.kind === 'generate') {
-    const key = randomBytes(KEY_BYTES);
-    return { key, generatedKey: key };
-  }
-  if (source.kind === 'key') {
-    if (source.key.length !== KEY_BYTES) throw invalidField('key', `must be ${KEY_BYTES} bytes (AES-256), got ${source.key.length}`);
-    return { key: source.key };
-  }
-  const salt = source.salt ?? randomBytes(SALT_BYTES);
-  return { key: await deriveKey(source.passphrase, salt, source.scrypt), salt, scrypt: source.scrypt };
+export interface Encrypted {
+  algorithm: typeof AES_ALGORITHM;
+  ciphertext: string;
+  iv: string;
+  tag: string;
+  /** Only when the key was generated here: the caller must keep it. */
+  key?: string;
+  salt?: string;
+  kdf?: typeof PASSPHRASE_KDF;
+  kdf_params?: WireScrypt;
 }
 
 /**
- * AES-256-GCM encryption with a fresh random 96-bit IV and a 128-bit tag.
+ * `POST /v1/auth/encrypt`: AES-256-GCM with a fresh random 96-bit IV and a 128-bit tag, under a
+ * key, a passphrase (scrypt) or a key generated here; every output is base64, and the answer can
+ * be sent back to decrypt as it is.
  *
  * @example
- *   await encryptAesGcm(Buffer.from('hi'), { kind: 'generate' }) // { ciphertext, iv, tag, generatedKey }
+ *   await encryptAesGcm({ plaintext: 'hi' }) // { algorithm: 'aes-256-gcm', ciphertext: '...', iv: '...', tag: '...', key: '...' }
  */
-export async function encryptAesGcm(plaintext: Buffer, source: KeySource, aad?: Buffer): Promise<Sealed> {
-  const { key, ...extra } = await resolveKey(source);
+export async function encryptAesGcm(input: EncryptInput): Promise<Encrypted> {
+  const plaintext = decodeBytes(input.plaintext, input.plaintext_encoding, 'plaintext');
+  const aad = input.aad === undefined ? undefined : decodeBytes(input.aad, input.aad_encoding, 'aad');
+  const { key, generatedKey, salt, scrypt } = await resolveKey(readKeySource(input, true));
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   if (aad) cipher.setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return { ciphertext, iv, tag: cipher.getAuthTag(), ...extra };
+  const out: Encrypted = { algorithm: AES_ALGORITHM, ciphertext: ciphertext.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
+  if (generatedKey) out.key = generatedKey.toString('base64');
+  if (salt && scrypt) {
+    out.salt = salt.toString('base64');
+    out.kdf = PASSPHRASE_KDF;
+    out.kdf_params = { log_n: scrypt.logN, r: scrypt.r, p: scrypt.p };
+  }
+  return out;
 }
 
 /**
- * AES-256-GCM decryption. Any mismatch (key, IV, tag, AAD, ciphertext) is 422 `decryption_failed`;
- * the cause is deliberately not told apart.
+ * `POST /v1/auth/decrypt`: AES-256-GCM decryption. Any mismatch (key, IV, tag, AAD, ciphertext)
+ * is 422 `decryption_failed`; the cause is deliberately not told apart. The plaintext is UTF-8
+ * when it is valid UTF-8, else hex, unless `plaintext_encoding` asks for hex or base64.
  *
  * @example
- *   await decryptAesGcm({ ciphertext, iv, tag }, { kind: 'key', key }) // <Buffer 68 69>
+ *   await decryptAesGcm({ ciphertext, iv, tag, key }) // { plaintext: 'hi', plaintext_encoding: 'utf8' }
  */
-export async function decryptAesGcm(sealed: { ciphertext: Buffer; iv: Buffer; tag: Buffer }, source: KeySource, aad?: Buffer): Promise<Buffer> {
-  if (sealed.iv.length !== IV_BYTES) throw invalidField('iv', `must be ${IV_BYTES} bytes, got ${sealed.iv.length}`);
-  if (sealed.tag.length !== TAG_BYTES) throw invalidField('tag', `must be ${TAG_BYTES} bytes, got ${sealed.tag.length}`);
+export async function decryptAesGcm(input: DecryptInput): Promise<{ plaintext: string; plaintext_encoding: 'utf8' | 'hex' | 'base64' }> {
+  const ciphertext = decodeBytes(input.ciphertext, input.ciphertext_encoding ?? 'base64', 'ciphertext');
+  const iv = decodeBytes(input.iv, input.iv_encoding ?? 'base64', 'iv');
+  const tag = decodeBytes(input.tag, input.tag_encoding ?? 'base64', 'tag');
+  const aad = input.aad === undefined ? undefined : decodeBytes(input.aad, input.aad_encoding, 'aad');
+  const source = readKeySource(input, false);
+  if (iv.length !== IV_BYTES) throw invalidField('iv', `must be ${IV_BYTES} bytes, got ${iv.length}`);
+  if (tag.length !== TAG_BYTES) throw invalidField('tag', `must be ${TAG_BYTES} bytes, got ${tag.length}`);
   if (source.kind === 'passphrase' && !source.salt) throw invalidField('salt', 'is required with a passphrase');
   const { key } = await resolveKey(source);
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.iv, { authTagLength: TAG_BYTES });
-  decipher.setAuthTag(sealed.tag);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
+  decipher.setAuthTag(tag);
   if (aad) decipher.setAAD(aad);
+  let plain: Buffer;
   try {
-    return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
+    plain = Buffer.concat([decipher.update(ciphertext), decipher.final()]);
   } catch (cause) {
     throw new DevutilError('decryption_failed', undefined, { cause });
   }
+  if (input.plaintext_encoding === 'hex' || input.plaintext_encoding === 'base64') {
+    return { plaintext: plain.toString(input.plaintext_encoding), plaintext_encoding: input.plaintext_encoding };
+  }
+  const { text, encoding } = encodeBytesOutput(plain);
+  return { plaintext: text, plaintext_encoding: encoding };
 }

@@ -1,4 +1,6 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import { invalidField } from '../../errors.js';
+import { decodeBytes, type ByteEncoding } from './bytes.js';
 
 /**
  * Hash algorithms of `POST /v1/auth/hash`: wire name → node:crypto name, digest size, standard.
@@ -30,6 +32,10 @@ export type HmacAlgorithm = keyof typeof HMAC_ALGORITHMS;
 export const DIGEST_ENCODINGS = ['hex', 'base64'] as const;
 export type DigestEncoding = (typeof DIGEST_ENCODINGS)[number];
 
+export interface HashInput { data: string; data_encoding?: ByteEncoding; algorithm: HashAlgorithm; encoding: DigestEncoding }
+export interface HmacInput { data: string; data_encoding?: ByteEncoding; key: string; key_encoding?: ByteEncoding; algorithm: HmacAlgorithm; encoding: DigestEncoding }
+export interface HmacVerifyInput extends HmacInput { signature: string }
+
 /**
  * Digest of `data` with one of {@link HASH_ALGORITHMS}.
  *
@@ -42,23 +48,52 @@ export function computeHash(data: Buffer, algorithm: HashAlgorithm, encoding: Di
 }
 
 /**
- * HMAC of `data` under `key`.
+ * `POST /v1/auth/hash`: the digest of `data` (read in `data_encoding`), written in `encoding`.
  *
  * @example
- *   computeHmac(Buffer.from('what do ya want for nothing?'), Buffer.from('Jefe'), 'sha256', 'hex') // '5bdcc146bf60754e...'
+ *   hashData({ data: 'abc', algorithm: 'sha256', encoding: 'hex' }) // { hash: 'ba7816bf...', algorithm: 'sha256', encoding: 'hex' }
  */
-export function computeHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, encoding: DigestEncoding): string {
-  return createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest(encoding);
+export function hashData(input: HashInput): { hash: string; algorithm: HashAlgorithm; encoding: DigestEncoding } {
+  const digest = computeHash(decodeBytes(input.data, input.data_encoding, 'data'), input.algorithm, input.encoding);
+  return { hash: digest, algorithm: input.algorithm, encoding: input.encoding };
 }
 
 /**
- * Constant-time check of an HMAC. A signature of the wrong length is simply not valid (the
- * length of a MAC is public, so checking it first leaks nothing).
+ * `POST /v1/auth/hmac`: the HMAC of `data` under `key`, written in `encoding`.
  *
  * @example
- *   verifyHmac(data, key, 'sha256', Buffer.from('5bdc...', 'hex')) // true
+ *   signHmac({ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256', encoding: 'hex' })
+ *   // { signature: '5bdcc146bf60754e...', algorithm: 'sha256', encoding: 'hex' }
  */
-export function verifyHmac(data: Buffer, key: Buffer, algorithm: HmacAlgorithm, signature: Buffer): boolean {
-  const expected = createHmac(HMAC_ALGORITHMS[algorithm].node, key).update(data).digest();
-  return signature.length === expected.length && timingSafeEqual(signature, expected);
+export function signHmac(input: HmacInput): { signature: string; algorithm: HmacAlgorithm; encoding: DigestEncoding } {
+  const data = decodeBytes(input.data, input.data_encoding, 'data');
+  const key = decodeBytes(input.key, input.key_encoding, 'key');
+  const signature = createHmac(HMAC_ALGORITHMS[input.algorithm].node, key).update(data).digest(input.encoding);
+  return { signature, algorithm: input.algorithm, encoding: input.encoding };
+}
+
+/** Read a signature in `encoding`; `sha256=...`-style prefixes (GitHub, Shopify headers) are accepted. */
+function readSignature(text: string, algorithm: HmacAlgorithm, encoding: DigestEncoding): Buffer {
+  const prefix = /^(sha\d+)=/i.exec(text)?.[1];
+  if (prefix !== undefined && prefix.toLowerCase() !== algorithm) {
+    throw invalidField('signature', `starts with "${prefix}=", which names another algorithm than "${algorithm}" (set algorithm to match)`);
+  }
+  const bare = prefix !== undefined ? text.slice(prefix.length + 1) : text;
+  return decodeBytes(bare, encoding, 'signature');
+}
+
+/**
+ * `POST /v1/auth/hmac-verify`: a constant-time check of `signature`. A signature of the wrong
+ * length is simply not valid (the length of a MAC is public, so checking it first leaks nothing).
+ *
+ * @example
+ *   verifyHmac({ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256', encoding: 'hex', signature: 'sha256=5bdc...' })
+ *   // { valid: true, algorithm: 'sha256' }
+ */
+export function verifyHmac(input: HmacVerifyInput): { valid: boolean; algorithm: HmacAlgorithm } {
+  const signature = readSignature(input.signature, input.algorithm, input.encoding);
+  const data = decodeBytes(input.data, input.data_encoding, 'data');
+  const key = decodeBytes(input.key, input.key_encoding, 'key');
+  const expected = createHmac(HMAC_ALGORITHMS[input.algorithm].node, key).update(data).digest();
+  return { valid: signature.length === expected.length && timingSafeEqual(signature, expected), algorithm: input.algorithm };
 }

@@ -1,3 +1,4 @@
+import { invalidField } from '../../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
 
 /** A token that cannot be read as a JWT; the message says which part failed. */
@@ -98,14 +99,20 @@ export function readJwt(token: string): DecodedJwt {
 }
 
 /**
- * Decode a JWT for display: header, claims and signature; anything that is not a JWT (including
- * a payload that is not a JSON object) throws {@link JwtMalformedError}.
+ * `POST /v1/auth/jwt-decode`: header, claims and signature, nothing checked. Anything that is not
+ * a JWT (including a payload that is not a JSON object) is a 422 on `token` saying which part failed.
  *
  * @example
  *   decodeJwt(token) // { header: { alg: 'HS256' }, payload: { sub: '1' }, signature: '...' }
  */
 export function decodeJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown>; signature: string } {
-  const read = readJwt(token);
-  if (!read.payload) throw new JwtMalformedError(read.payloadProblem ?? 'the payload is not a JSON object');
+  let read: DecodedJwt;
+  try {
+    read = readJwt(token);
+  } catch (err) {
+    if (err instanceof JwtMalformedError) throw invalidField('token', err.message);
+    throw err;
+  }
+  if (!read.payload) throw invalidField('token', read.payloadProblem ?? 'the payload is not a JSON object');
   return { header: read.header, payload: read.payload, signature: read.signature };
 }

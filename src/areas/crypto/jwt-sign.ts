@@ -1,23 +1,25 @@
+import type { KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
-import { keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
+import type { ByteEncoding } from './bytes.js';
+import { JWT_ALGORITHMS, keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
+import { checkPrivateJwk, importHmacSecret, importPrivateKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import { createSignature } from './jwt-signature.js';
 
-export interface SignJwtInput {
-  algorithm: JwtAlgorithmName;
-  key: JwtKey;
-  /** Wire field the key came from, for error paths (`secret` or `private_key`). */
-  keyField: string;
+/** The body of `jwt-generate`, as the wire names it. */
+export interface JwtGenerateInput {
   payload: Record<string, unknown>;
-  /** Seconds from now. */
-  expiresIn?: number;
-  /** Seconds from now before which the token is not valid. */
-  notBefore?: number;
+  algorithm: JwtAlgorithmName;
+  secret?: string;
+  secret_encoding?: ByteEncoding;
+  private_key?: WireKey;
+  /** Seconds from now → `exp`. */
+  expires_in?: number;
+  /** Seconds from now → `nbf`. */
+  not_before?: number;
   issuer?: string;
   subject?: string;
   audience?: string | string[];
   header?: Record<string, unknown>;
-  /** Epoch milliseconds. */
-  now: number;
 }
 
 export interface SignedJwt {
@@ -46,27 +48,44 @@ const STRING_HEADER = ['typ', 'cty', 'kid', 'jku', 'x5u'];
 const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
 /**
- * Sign a JWT (RFC 7515 compact serialization of the JSON header and claims). `iat` is `now`
- * unless the payload carries one; `expiresIn`, `notBefore`, `issuer`, `subject` and `audience`
- * set (and override) `exp`, `nbf`, `iss`, `sub`, `aud`. Signing with RS*, PS*, ES384 and ES512
- * runs on the thread pool.
+ * The signing key the algorithm takes: `secret` for HS*, `private_key` for the others. The other
+ * field, a missing one, or a key the algorithm (or the JWK's own `alg`, `use`, `key_ops`, or an EC
+ * or OKP JWK whose public part is not its private part's) rules out is a 422 naming the field.
+ */
+async function readSigningKey(input: JwtGenerateInput): Promise<JwtKey> {
+  const isHmac = JWT_ALGORITHMS[input.algorithm].family === 'hmac';
+  const [keyField, other] = isHmac ? (['secret', 'private_key'] as const) : (['private_key', 'secret'] as const);
+  if (input[other] !== undefined) throw invalidField(other, `does not apply to ${input.algorithm}; use ${keyField}`);
+  if (input[keyField] === undefined) throw invalidField(keyField, `is required for ${input.algorithm}`);
+  if (isHmac) return importHmacSecret(input.secret!, input.secret_encoding);
+  const key = importPrivateKey(input.private_key!);
+  const refusal = keyMismatch(input.algorithm, key) ?? jwkRefusal(input.private_key!, input.algorithm, 'sign');
+  if (refusal) throw invalidField('private_key', refusal);
+  await checkPrivateJwk(input.private_key!, key as KeyObject);
+  return key;
+}
+
+/**
+ * `POST /v1/auth/jwt-generate`: sign a JWT (RFC 7515 compact serialization of the JSON header and
+ * claims). `iat` is `now` (epoch milliseconds) unless the payload carries one; `expires_in`,
+ * `not_before`, `issuer`, `subject` and `audience` set (and override) `exp`, `nbf`, `iss`, `sub`,
+ * `aud`. Signing with RS*, PS*, ES384 and ES512 runs on the thread pool.
  *
  * @example
- *   await signJwt({ algorithm: 'HS256', key, keyField: 'secret', payload: { sub: '42' }, expiresIn: 3600, now: Date.now() })
+ *   await signJwt({ algorithm: 'HS256', secret: 'a-long-shared-secret', payload: { sub: '42' }, expires_in: 3600 }, Date.now())
  *   // { token: 'eyJ...', header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', iat: ..., exp: ... } }
  */
-export async function signJwt(input: SignJwtInput): Promise<SignedJwt> {
-  const mismatch = keyMismatch(input.algorithm, input.key);
-  if (mismatch) throw invalidField(input.keyField, mismatch);
+export async function signJwt(input: JwtGenerateInput, now: number): Promise<SignedJwt> {
+  const key = await readSigningKey(input);
   for (const [claim, valid] of Object.entries(CLAIM_TYPES)) {
     if (Object.hasOwn(input.payload, claim) && !valid(input.payload[claim])) throw invalidField(`payload.${claim}`, 'has the wrong type for a registered claim');
   }
-  const iat = Math.floor(input.now / 1000);
+  const iat = Math.floor(now / 1000);
   // Spread copies own properties only (a `__proto__` key stays an ordinary claim).
   const payload: Record<string, unknown> = { ...input.payload };
   payload.iat = Object.hasOwn(input.payload, 'iat') ? input.payload.iat : iat;
-  if (input.expiresIn !== undefined) payload.exp = iat + input.expiresIn;
-  if (input.notBefore !== undefined) payload.nbf = iat + input.notBefore;
+  if (input.expires_in !== undefined) payload.exp = iat + input.expires_in;
+  if (input.not_before !== undefined) payload.nbf = iat + input.not_before;
   if (input.issuer !== undefined) payload.iss = input.issuer;
   if (input.subject !== undefined) payload.sub = input.subject;
   if (input.audience !== undefined) payload.aud = input.audience;
@@ -78,6 +97,6 @@ export async function signJwt(input: SignJwtInput): Promise<SignedJwt> {
   // `alg` first, as jsonwebtoken and jose write it, so the same input gives the same token string.
   const header: Record<string, unknown> = { alg: input.algorithm, typ: 'JWT', ...extra };
   const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;
-  const signature = await createSignature(input.algorithm, input.key, signingInput);
+  const signature = await createSignature(input.algorithm, key, signingInput);
   return { token: `${signingInput}.${signature}`, header, payload };
 }

@@ -1,6 +1,8 @@
+import { DevutilError, invalidField } from '../../errors.js';
+import type { ByteEncoding } from './bytes.js';
 import { isJwtAlgorithm, keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
-import { checkClaims } from './jwt-claims.js';
 import { JwtMalformedError, readJwt } from './jwt-decode.js';
+import { importHmacSecret, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import { verifySignature } from './jwt-signature.js';
 
 export const VERIFY_REASONS = ['expired', 'not_yet_valid', 'invalid_signature', 'claim_mismatch', 'malformed', 'algorithm_not_allowed'] as const;
@@ -26,18 +28,68 @@ export interface VerifyJwtOptions {
 
 const fail = (reason: VerifyReason, error: string): VerifyOutcome => ({ valid: false, reason, error });
 
+/** A claim check that failed: which reason of the contract, and why. */
+interface ClaimFailure {
+  reason: 'expired' | 'not_yet_valid' | 'claim_mismatch';
+  error: string;
+}
+
+interface ClaimExpectations {
+  issuer?: string;
+  subject?: string;
+  audience?: string | string[];
+  /** Seconds of leeway for `exp` and `nbf`. */
+  clockTolerance: number;
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
 /**
- * Verify a compact JWT, in this order: it must parse (header a JSON object); `alg: none`, unknown
- * algorithms and algorithms outside `algorithms` are refused; the key must fit the algorithm's
- * family; `crit` extensions are not supported; the signature must hold; the payload must be a
- * claims set; then `iss`/`aud` and `nbf`/`exp` (with `clockTolerance`). Every failure is an
- * outcome, never a throw. ES384 and ES512 signatures are checked on the thread pool.
+ * Check registered claims as RFC 7519 §4.1 defines them, in jose's order: `iss`, `sub` and `aud`
+ * (when the caller expects them), the types of `iat`/`nbf`/`exp`, then `nbf` and `exp` against
+ * `now` ± `clockTolerance`. A token expires at `exp` exactly.
+ */
+function checkClaims(payload: Record<string, unknown>, expect: ClaimExpectations): ClaimFailure | undefined {
+  const mismatch = (error: string): ClaimFailure => ({ reason: 'claim_mismatch', error });
+  if (expect.issuer !== undefined && payload.iss !== expect.issuer) {
+    return mismatch(`iss is ${JSON.stringify(payload.iss ?? null)}, expected ${JSON.stringify(expect.issuer)}`);
+  }
+  if (expect.subject !== undefined && payload.sub !== expect.subject) {
+    return mismatch(`sub is ${JSON.stringify(payload.sub ?? null)}, expected ${JSON.stringify(expect.subject)}`);
+  }
+  if (expect.audience !== undefined) {
+    const wanted = [expect.audience].flat();
+    const given = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+    if (!given.some((a) => wanted.includes(a))) return mismatch(`aud ${JSON.stringify(payload.aud ?? null)} names none of ${wanted.join(', ')}`);
+  }
+  for (const claim of ['iat', 'nbf', 'exp']) {
+    if (Object.hasOwn(payload, claim) && !isNumber(payload[claim])) return mismatch(`${claim} must be a number of seconds`);
+  }
+  const now = Math.floor(expect.now / 1000);
+  const { nbf, exp } = payload;
+  if (isNumber(nbf) && nbf > now + expect.clockTolerance) {
+    return { reason: 'not_yet_valid', error: `the token is not valid before ${new Date(nbf * 1000).toISOString()} (nbf ${nbf})` };
+  }
+  if (isNumber(exp) && exp <= now - expect.clockTolerance) {
+    return { reason: 'expired', error: `the token expired at ${new Date(exp * 1000).toISOString()} (exp ${exp})` };
+  }
+  return undefined;
+}
+
+/**
+ * Verify a compact JWT with an imported key, in this order: it must parse (header a JSON object);
+ * `alg: none`, unknown algorithms and algorithms outside `algorithms` are refused; the key must
+ * fit the algorithm's family; `crit` extensions are not supported; the signature must hold; the
+ * payload must be a claims set; then `iss`/`aud` and `nbf`/`exp` (with `clockTolerance`). Every
+ * failure is an outcome, never a throw. ES384 and ES512 signatures are checked on the thread pool.
  *
  * @example
- *   await verifyJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
- *   await verifyJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
+ *   await verifyCompactJwt(token, secretKey, { now: Date.now() }) // { valid: true, header, payload }
+ *   await verifyCompactJwt(expired, secretKey, { now: Date.now() }) // { valid: false, reason: 'expired', error: '...' }
  */
-export async function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOptions): Promise<VerifyOutcome> {
+export async function verifyCompactJwt(token: string, key: JwtKey, options: VerifyJwtOptions): Promise<VerifyOutcome> {
   let read: ReturnType<typeof readJwt>;
   try {
     read = readJwt(token);
@@ -73,4 +125,46 @@ export async function verifyJwt(token: string, key: JwtKey, options: VerifyJwtOp
   });
   if (claimFailure) return fail(claimFailure.reason, claimFailure.error);
   return { valid: true, header: read.header, payload: read.payload };
+}
+
+/** The body of `jwt-verify`, as the wire names it. */
+export interface JwtVerifyInput {
+  token: string;
+  secret?: string;
+  secret_encoding?: ByteEncoding;
+  public_key?: WireKey;
+  algorithms?: JwtAlgorithmName[];
+  issuer?: string;
+  subject?: string;
+  audience?: string | string[];
+  clock_tolerance: number;
+}
+
+/**
+ * `POST /v1/auth/jwt-verify`: import the one key given (`secret` for HS*, else `public_key`; both
+ * or neither is a 422, as is unusable key material) and {@link verifyCompactJwt} the token at
+ * `now` (epoch milliseconds), a public JWK's own `alg`, `use` and `key_ops` respected.
+ *
+ * @example
+ *   await verifyJwt({ token, secret: 'a-long-shared-secret', algorithms: ['HS256'], clock_tolerance: 0 }, Date.now())
+ *   // { valid: true, header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', ... } }
+ */
+export function verifyJwt(input: JwtVerifyInput, now: number): Promise<VerifyOutcome> {
+  if (input.secret !== undefined && input.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
+  if (input.secret === undefined && input.public_key === undefined) {
+    throw new DevutilError('validation_error', 'Give secret (HS*) or public_key (other algorithms).', {
+      errors: [{ path: 'secret', message: 'or public_key is required' }],
+    });
+  }
+  const key = input.secret !== undefined ? importHmacSecret(input.secret, input.secret_encoding) : importPublicKey(input.public_key!);
+  const publicKey = input.public_key;
+  return verifyCompactJwt(input.token, key, {
+    algorithms: input.algorithms,
+    keyRefusal: publicKey === undefined ? undefined : (alg) => jwkRefusal(publicKey, alg, 'verify'),
+    issuer: input.issuer,
+    subject: input.subject,
+    audience: input.audience,
+    clockTolerance: input.clock_tolerance,
+    now,
+  });
 }

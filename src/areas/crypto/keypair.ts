@@ -10,34 +10,35 @@ export const RSA_MODULUS_LENGTHS = [2048, 3072, 4096] as const;
 export const EC_CURVES = { 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1' } as const;
 export type EcCurve = keyof typeof EC_CURVES;
 
-export interface KeyPairOptions {
+/** The body of `generate-keypair`, as the wire names it. */
+export interface KeyPairInput {
   type: KeyPairType;
-  modulusLength?: number;
+  modulus_length?: number;
   curve?: string;
   format: 'pem' | 'jwk';
 }
 
 export interface GeneratedKeyPair {
-  publicKey: string | Record<string, unknown>;
-  privateKey: string | Record<string, unknown>;
+  public_key: string | Record<string, unknown>;
+  private_key: string | Record<string, unknown>;
   type: KeyPairType;
-  modulusLength?: number;
+  modulus_length?: number;
   curve?: string;
 }
 
 interface KeyPairRow {
   /** Which option this type reads (the other one is a 422). */
-  option?: 'modulusLength' | 'curve';
-  generate(o: KeyPairOptions): Promise<{ publicKey: KeyObject; privateKey: KeyObject }>;
-  describe(o: KeyPairOptions): { modulusLength?: number; curve?: string };
+  option?: 'modulus_length' | 'curve';
+  generate(o: KeyPairInput): Promise<{ publicKey: KeyObject; privateKey: KeyObject }>;
+  describe(o: KeyPairInput): { modulus_length?: number; curve?: string };
 }
 
 /** Key-pair types, one row each; generation runs on the libuv thread pool. */
 export const KEYPAIR_TYPES = {
   rsa: {
-    option: 'modulusLength',
-    generate: (o) => generateKeyPairAsync('rsa', { modulusLength: o.modulusLength ?? 2048, publicExponent: 0x10001 }),
-    describe: (o) => ({ modulusLength: o.modulusLength ?? 2048 }),
+    option: 'modulus_length',
+    generate: (o) => generateKeyPairAsync('rsa', { modulusLength: o.modulus_length ?? 2048, publicExponent: 0x10001 }),
+    describe: (o) => ({ modulus_length: o.modulus_length ?? 2048 }),
   },
   ec: {
     option: 'curve',
@@ -59,21 +60,22 @@ function exportKey(key: KeyObject, format: 'pem' | 'jwk'): string | Record<strin
 }
 
 /**
- * Generate an RSA, EC or Ed25519 key pair without blocking the event loop, as SPKI/PKCS#8 PEM or
- * JWK. An option of another type (`curve` for RSA, `modulus_length` for EC) is a 422.
+ * `POST /v1/auth/generate-keypair`: an RSA, EC or Ed25519 key pair generated without blocking the
+ * event loop, as SPKI/PKCS#8 PEM or JWK. An option of another type (`curve` for RSA,
+ * `modulus_length` for EC) is a 422.
  *
  * @example
  *   await generateKeyPair({ type: 'ec', curve: 'P-384', format: 'pem' })
- *   // { publicKey: '-----BEGIN PUBLIC KEY-----...', privateKey: '-----BEGIN PRIVATE KEY-----...', type: 'ec', curve: 'P-384' }
+ *   // { public_key: '-----BEGIN PUBLIC KEY-----...', private_key: '-----BEGIN PRIVATE KEY-----...', type: 'ec', curve: 'P-384' }
  */
-export async function generateKeyPair(options: KeyPairOptions): Promise<GeneratedKeyPair> {
+export async function generateKeyPair(options: KeyPairInput): Promise<GeneratedKeyPair> {
   const row: KeyPairRow = KEYPAIR_TYPES[options.type];
-  if (options.modulusLength !== undefined && row.option !== 'modulusLength') throw invalidField('modulus_length', `does not apply to ${options.type}`);
+  if (options.modulus_length !== undefined && row.option !== 'modulus_length') throw invalidField('modulus_length', `does not apply to ${options.type}`);
   if (options.curve !== undefined && row.option !== 'curve') throw invalidField('curve', `does not apply to ${options.type}`);
   const pair = await runCpuBound(() => row.generate(options));
   return {
-    publicKey: exportKey(pair.publicKey, options.format),
-    privateKey: exportKey(pair.privateKey, options.format),
+    public_key: exportKey(pair.publicKey, options.format),
+    private_key: exportKey(pair.privateKey, options.format),
     type: options.type,
     ...row.describe(options),
   };

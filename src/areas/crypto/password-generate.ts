@@ -15,24 +15,26 @@ export type PasswordClass = keyof typeof PASSWORD_CLASSES;
 /** Characters `exclude_ambiguous` drops: ones easily misread for one another. */
 export const AMBIGUOUS_CHARACTERS = 'Il1|O0o';
 
-export interface GeneratePasswordOptions {
+/** The query of `generate-password`, as the wire names it. */
+export interface GeneratePasswordInput extends Record<PasswordClass, boolean> {
   length: number;
   count: number;
-  classes: Record<PasswordClass, boolean>;
-  excludeAmbiguous: boolean;
+  exclude_ambiguous: boolean;
   exclude: string;
 }
 
 export interface GeneratedPasswords {
   passwords: string[];
-  entropyBits: number;
+  length: number;
+  count: number;
+  entropy_bits: number;
 }
 
-function buildClasses(options: GeneratePasswordOptions): string[][] {
-  const dropped = new Set([...options.exclude, ...(options.excludeAmbiguous ? AMBIGUOUS_CHARACTERS : '')]);
+function buildClasses(options: GeneratePasswordInput): string[][] {
+  const dropped = new Set([...options.exclude, ...(options.exclude_ambiguous ? AMBIGUOUS_CHARACTERS : '')]);
   const classes: string[][] = [];
   for (const name of Object.keys(PASSWORD_CLASSES) as PasswordClass[]) {
-    if (!options.classes[name]) continue;
+    if (!options[name]) continue;
     const chars = [...PASSWORD_CLASSES[name]].filter((c) => !dropped.has(c));
     if (chars.length === 0) throw invalidField('exclude', `removes every character of the enabled class "${name}"`);
     classes.push(chars);
@@ -59,16 +61,17 @@ function countEntropyBits(classSizes: number[], length: number): number {
 }
 
 /**
- * Random passwords from a CSPRNG (`crypto.randomInt`, which has no modulo bias). Each password is
- * drawn uniformly from all strings over the enabled classes and redrawn until every class
- * appears, so it is uniform over exactly the passwords that qualify and `entropyBits` is exact.
+ * `GET /v1/auth/generate-password`: random passwords from a CSPRNG (`crypto.randomInt`, which has
+ * no modulo bias). Each password is drawn uniformly from all strings over the enabled classes and
+ * redrawn until every class appears, so it is uniform over exactly the passwords that qualify and
+ * `entropy_bits` is exact.
  *
  * @example
- *   generatePasswords({ length: 16, count: 1, classes: { uppercase: true, lowercase: true,
- *     digits: true, symbols: false }, excludeAmbiguous: true, exclude: '' })
- *   // { passwords: ['x7KpQ...'], entropyBits: 91.6 }
+ *   generatePasswords({ length: 16, count: 1, uppercase: true, lowercase: true, digits: true, symbols: false,
+ *     exclude_ambiguous: true, exclude: '' })
+ *   // { passwords: ['x7KpQ...'], length: 16, count: 1, entropy_bits: 91.6 }
  */
-export function generatePasswords(options: GeneratePasswordOptions): GeneratedPasswords {
+export function generatePasswords(options: GeneratePasswordInput): GeneratedPasswords {
   const classes = buildClasses(options);
   if (classes.length > options.length) throw invalidField('length', `is shorter than the ${classes.length} enabled classes`);
   const alphabet = classes.flat();
@@ -77,5 +80,6 @@ export function generatePasswords(options: GeneratePasswordOptions): GeneratedPa
     const chars = Array.from({ length: options.length }, () => alphabet[randomInt(alphabet.length)]);
     if (classes.every((set) => chars.some((c) => set.includes(c)))) passwords.push(chars.join(''));
   }
-  return { passwords, entropyBits: countEntropyBits(classes.map((c) => c.length), options.length) };
+  const entropyBits = countEntropyBits(classes.map((c) => c.length), options.length);
+  return { passwords, length: options.length, count: options.count, entropy_bits: entropyBits };
 }

@@ -1,6 +1,6 @@
 import { ARGON2_LIMITS } from './password-argon2.js';
 import { BCRYPT_LIMITS, BCRYPT_MAX_BYTES } from './password-bcrypt.js';
-import { HASHING_ALGORITHMS, VERIFIABLE_ALGORITHMS } from './password-hashing.js';
+import { HASHING_ALGORITHMS, VERIFIABLE_ALGORITHMS } from './password.js';
 import { SCRYPT_LIMITS } from './password-scrypt.js';
 import { ESTIMATOR_MAX_LENGTH, STRENGTH_BY_SCORE } from './password-strength.js';
 
@@ -11,8 +11,7 @@ const range = (limit: { min: number; max: number; default: number }, what: strin
   description: `${what}; ${limit.min}..${limit.max}, default ${limit.default}.`,
 });
 
-/** Wire schemas of the password endpoints (CONTRACT §4). */
-export const hashPasswordBody = {
+const hashPasswordBody = {
   type: 'object',
   required: ['password'],
   additionalProperties: false,
@@ -30,14 +29,14 @@ export const hashPasswordBody = {
   examples: [{ password: 'correct horse battery staple', algorithm: 'argon2id' }, { password: 'hunter2', algorithm: 'bcrypt', cost: 12 }],
 } as const;
 
-export const hashPasswordResponse = {
+const hashPasswordResponse = {
   type: 'object',
   required: ['hash', 'algorithm'],
   properties: { hash: { type: 'string' }, algorithm: { type: 'string', enum: HASHING_ALGORITHMS } },
   examples: [{ hash: '$argon2id$v=19$m=19456,t=2,p=1$3tyL0Ckq1EMnK5bGRHH4xw$5c7kbkBHDBGxM1jNTY8mSKVsZmgScvOu0dpPH0pWCDo', algorithm: 'argon2id' }],
 } as const;
 
-export const verifyPasswordBody = {
+const verifyPasswordBody = {
   type: 'object',
   required: ['password', 'hash'],
   additionalProperties: false,
@@ -45,14 +44,14 @@ export const verifyPasswordBody = {
   examples: [{ password: 'a', hash: '$2a$06$m0CrhHm10qJ3lXRY.5zDGO3rS2KdeeWLuGmsfGlMfOxih58VYVfxe' }],
 } as const;
 
-export const verifyPasswordResponse = {
+const verifyPasswordResponse = {
   type: 'object',
   required: ['valid', 'algorithm'],
   properties: { valid: { type: 'boolean' }, algorithm: { type: 'string', enum: VERIFIABLE_ALGORITHMS } },
   examples: [{ valid: true, algorithm: 'bcrypt' }],
 } as const;
 
-export const strengthBody = {
+const strengthBody = {
   type: 'object',
   required: ['password'],
   additionalProperties: false,
@@ -63,7 +62,7 @@ export const strengthBody = {
   examples: [{ password: 'alice2024!', user_inputs: ['alice', 'alice@example.com'] }],
 } as const;
 
-export const strengthResponse = {
+const strengthResponse = {
   type: 'object',
   required: ['score', 'strength', 'entropy_bits', 'crack_time_seconds', 'crack_time_display', 'feedback', 'checks'],
   properties: {
@@ -98,7 +97,7 @@ export const strengthResponse = {
 
 const flag = (description: string, value: boolean) => ({ type: 'boolean', default: value, description });
 
-export const generateQuery = {
+const generateQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -114,7 +113,7 @@ export const generateQuery = {
   examples: [{ length: 20, count: 2, symbols: false, exclude_ambiguous: true }],
 } as const;
 
-export const generateResponse = {
+const generateResponse = {
   type: 'object',
   required: ['passwords', 'length', 'count', 'entropy_bits'],
   properties: {
@@ -124,4 +123,51 @@ export const generateResponse = {
     entropy_bits: { type: 'number', description: 'Exact entropy of one password: log2 of how many qualifying passwords exist.' },
   },
   examples: [{ passwords: ['vQ7#tK2m!Rz9pX4w'], length: 16, count: 1, entropy_bits: 104.5 }],
+} as const;
+
+/** `POST /v1/auth/hash-password` (CONTRACT §4). */
+export const hashPasswordSchema = {
+  summary: 'Hash a password with argon2id, bcrypt or scrypt',
+  description:
+    'argon2id (default; OWASP parameters m=19456 KiB, t=2, p=1), bcrypt (`$2b$`, cost 4..15, default 12) or scrypt ' +
+    '(PHC `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`, unpadded base64, 16-byte salt, 32-byte key). Options of another ' +
+    'algorithm are a 422, as is a bcrypt password over 72 UTF-8 bytes. Parameters are bounded so one request cannot ' +
+    'exhaust memory (argon2 at most 256 MiB, scrypt at most 256 MiB). Hashing runs off the event loop.',
+  body: hashPasswordBody,
+  response: { 200: hashPasswordResponse },
+} as const;
+
+/** `POST /v1/auth/verify-password`. */
+export const verifyPasswordSchema = {
+  summary: 'Verify a password against an argon2, bcrypt or scrypt hash',
+  description:
+    'The algorithm is read from the hash: `$argon2id$`/`$argon2i$`/`$argon2d$` PHC, `$2a$`/`$2b$`/`$2y$` bcrypt, ' +
+    '`$scrypt$` PHC. An unrecognised or malformed hash, or one whose parameters exceed the hashing limits ' +
+    '(argon2 m ≤ 262144, t ≤ 10, p ≤ 8; bcrypt cost 4..15; scrypt memory ≤ 256 MiB), is a 422. ' +
+    'A bcrypt password over 72 bytes is a 422 rather than a truncated comparison.',
+  body: verifyPasswordBody,
+  response: { 200: verifyPasswordResponse },
+} as const;
+
+/** `POST /v1/auth/password-strength`. */
+export const passwordStrengthSchema = {
+  summary: 'Estimate password strength (zxcvbn)',
+  description:
+    'zxcvbn-ts with the common and English dictionaries: `entropy_bits` is log2 of the estimated guesses, ' +
+    '`crack_time_*` assume an offline attack on a slow hash (10^4 guesses/s). The estimator reads the first 128 ' +
+    'characters; `checks` cover the whole password (`symbols` = anything not a letter or digit). Runs in a worker thread.',
+  body: strengthBody,
+  response: { 200: strengthResponse },
+} as const;
+
+/** `GET /v1/auth/generate-password`. */
+export const generatePasswordSchema = {
+  summary: 'Generate random passwords',
+  description:
+    'Characters come from a CSPRNG without modulo bias; each password is drawn uniformly over the enabled classes ' +
+    'and redrawn until every enabled class appears, so `entropy_bits` (per password) is exact. Symbols are ' +
+    '`!#$%&()*+,-./:;<=>?@[]^_{|}~`; `exclude_ambiguous` drops `Il1|O0o`. No class enabled, or `exclude` emptying ' +
+    'an enabled class, is a 422.',
+  querystring: generateQuery,
+  response: { 200: generateResponse },
 } as const;

@@ -15,24 +15,35 @@ export const KEY_TYPES = {
 } as const;
 export type KeyType = keyof typeof KEY_TYPES;
 
+/** The query of `generate-key`, as the wire names it. */
+export interface GenerateKeysInput {
+  type: KeyType;
+  length?: number;
+  prefix?: string;
+  count: number;
+}
+
 export interface GeneratedKeys {
   keys: string[];
+  /** The first of `keys`. */
+  key: string;
   type: KeyType;
   length: number;
-  entropyBits: number;
+  entropy_bits: number;
 }
 
 /**
- * `count` random keys of one type from a CSPRNG (rejection sampling for alphabets, so no modulo
- * bias). `length` is ignored for `uuid`; `prefix` (default `dk_` for `api_key`) is prepended.
+ * `GET /v1/auth/generate-key`: `count` random keys of one type from a CSPRNG (rejection sampling
+ * for alphabets, so no modulo bias). `length` is ignored for `uuid`; `prefix` (default `dk_` for
+ * `api_key`) is prepended.
  *
  * @example
- *   generateKeys('nanoid', { count: 2 }) // { keys: ['V1StGXR8_Z5jdHi6B-myT', '...'], type: 'nanoid', length: 21, entropyBits: 126 }
+ *   generateKeys({ type: 'nanoid', count: 2 }) // { keys: ['V1StGXR8_Z5jdHi6B-myT', '...'], key: 'V1St...', type: 'nanoid', length: 21, entropy_bits: 126 }
  */
-export function generateKeys(type: KeyType, options: { length?: number; prefix?: string; count: number }): GeneratedKeys {
-  const row = KEY_TYPES[type];
+export function generateKeys(options: GenerateKeysInput): GeneratedKeys {
+  const row = KEY_TYPES[options.type];
   const length = row.lengthUnit === 'fixed' ? row.defaultLength : (options.length ?? row.defaultLength);
   const prefix = options.prefix ?? row.defaultPrefix;
   const keys = Array.from({ length: options.count }, () => prefix + row.make(length));
-  return { keys, type, length, entropyBits: Math.floor(length * row.bitsPerUnit) };
+  return { keys, key: keys[0], type: options.type, length, entropy_bits: Math.floor(length * row.bitsPerUnit) };
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type QRCode from 'qrcode';
-import { DevutilError } from '../../errors.js';
-import { encodeBase32 } from './base32.js';
+import { DevutilError, invalidField } from '../../errors.js';
+import { decodeBase32, encodeBase32 } from './base32.js';
 
 /** TOTP hash algorithms (RFC 6238 §1.2): node:crypto name and the secret size generated for it. */
 export const TOTP_ALGORITHMS = {
@@ -114,4 +114,39 @@ async function renderQrCode(text: string): Promise<string> {
     const message = 'with issuer makes an otpauth URI too long for a QR code; shorten them';
     throw new DevutilError('validation_error', `account ${message}`, { errors: [{ path: 'account', message }], cause });
   }
+}
+
+/** The query of `totp-generate`, as the wire names it. */
+export interface TotpGenerateInput extends TotpParams { issuer: string; account: string }
+/** The body of `totp-verify`, as the wire names it. */
+export interface TotpVerifyInput extends TotpParams { secret: string; code: string | number; window: number; timestamp?: number }
+
+/**
+ * `GET /v1/auth/totp-generate`: a fresh setup ({@link createTotpSetup}) with the parameters it was made for.
+ *
+ * @example
+ *   await generateTotp({ issuer: 'ACME Co', account: 'ana@example.com', digits: 6, period: 30, algorithm: 'SHA1' })
+ *   // { secret: 'JBSW...', otpauth_uri: 'otpauth://totp/ACME%20Co:ana%40example.com?...', qr_code: 'data:image/png;base64,...', digits: 6, ... }
+ */
+export async function generateTotp(input: TotpGenerateInput) {
+  const { issuer, account, digits, period, algorithm } = input;
+  const setup = await createTotpSetup(issuer, account, { digits, period, algorithm });
+  return { secret: setup.secret, otpauth_uri: setup.otpauthUri, qr_code: setup.qrCode, digits, period, algorithm, issuer, account };
+}
+
+/**
+ * `POST /v1/auth/totp-verify`: read the base32 secret and the code as an authenticator app shows
+ * it (`123 456`, or an integer that lost its leading zeros), then {@link verifyTotp} at
+ * `timestamp`, or at `now` (epoch milliseconds).
+ *
+ * @example
+ *   verifyTotpCode({ secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, period: 30, algorithm: 'SHA1', window: 1, timestamp: 59 }, Date.now())
+ *   // { valid: true, delta: 0 }
+ */
+export function verifyTotpCode(input: TotpVerifyInput, now: number): { valid: boolean; delta: number | null } {
+  const secret = decodeBase32(input.secret, 'secret');
+  if (secret.length === 0) throw invalidField('secret', 'decodes to no bytes');
+  const code = typeof input.code === 'number' ? String(input.code).padStart(input.digits, '0') : input.code.replace(/ /g, '');
+  const timestamp = input.timestamp ?? Math.floor(now / 1000);
+  return verifyTotp(secret, code, timestamp, { digits: input.digits, period: input.period, algorithm: input.algorithm }, input.window);
 }

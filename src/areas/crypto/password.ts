@@ -1,29 +1,28 @@
 import { invalidField } from '../../errors.js';
+import { runInWorker } from './crypto-workers.js';
 import { ARGON2_LIMITS, hashArgon2id, verifyArgon2 } from './password-argon2.js';
 import { BCRYPT_LIMITS, hashBcrypt, verifyBcrypt } from './password-bcrypt.js';
 import { SCRYPT_LIMITS, hashScrypt, verifyScrypt } from './password-scrypt.js';
 
-/** Options of `hash-password`, camelCase; each algorithm reads its own and refuses the others'. */
+/** Options of `hash-password`, as the wire names them; each algorithm reads its own and refuses the others'. */
 export interface HashPasswordOptions {
   cost?: number;
-  memoryKib?: number;
+  memory_kib?: number;
   iterations?: number;
   parallelism?: number;
-  logN?: number;
+  log_n?: number;
   r?: number;
   p?: number;
 }
 
-/** The wire names of every option, to name the one given to the wrong algorithm. */
-const OPTION_FIELDS: Record<keyof HashPasswordOptions, string> = {
-  cost: 'cost',
-  memoryKib: 'memory_kib',
-  iterations: 'iterations',
-  parallelism: 'parallelism',
-  logN: 'log_n',
-  r: 'r',
-  p: 'p',
-};
+/** The body of `hash-password`. */
+export interface HashPasswordInput extends HashPasswordOptions {
+  password: string;
+  algorithm: PasswordAlgorithm;
+}
+
+/** Every option, in the order a misplaced one is reported. */
+const OPTION_NAMES: (keyof HashPasswordOptions)[] = ['cost', 'memory_kib', 'iterations', 'parallelism', 'log_n', 'r', 'p'];
 
 interface PasswordAlgorithmRow {
   /** Recognises this algorithm's hash strings. */
@@ -40,10 +39,10 @@ const PASSWORD_ALGORITHMS = {
   argon2id: {
     detect: /^\$argon2id\$/,
     verify: verifyArgon2,
-    options: ['memoryKib', 'iterations', 'parallelism'],
+    options: ['memory_kib', 'iterations', 'parallelism'],
     hash: (password, o) =>
       hashArgon2id(password, {
-        memoryKib: o.memoryKib ?? ARGON2_LIMITS.memoryKib.default,
+        memoryKib: o.memory_kib ?? ARGON2_LIMITS.memoryKib.default,
         iterations: o.iterations ?? ARGON2_LIMITS.iterations.default,
         parallelism: o.parallelism ?? ARGON2_LIMITS.parallelism.default,
       }),
@@ -59,9 +58,9 @@ const PASSWORD_ALGORITHMS = {
   scrypt: {
     detect: /^\$scrypt\$/,
     verify: verifyScrypt,
-    options: ['logN', 'r', 'p'],
+    options: ['log_n', 'r', 'p'],
     hash: (password, o) =>
-      hashScrypt(password, { logN: o.logN ?? SCRYPT_LIMITS.logN.default, r: o.r ?? SCRYPT_LIMITS.r.default, p: o.p ?? SCRYPT_LIMITS.p.default }),
+      hashScrypt(password, { logN: o.log_n ?? SCRYPT_LIMITS.logN.default, r: o.r ?? SCRYPT_LIMITS.r.default, p: o.p ?? SCRYPT_LIMITS.p.default }),
   },
 } satisfies Record<string, PasswordAlgorithmRow>;
 
@@ -76,23 +75,22 @@ export type PasswordAlgorithm = (typeof HASHING_ALGORITHMS)[number];
 export const VERIFIABLE_ALGORITHMS = ROWS.map(([name]) => name);
 
 /**
- * Hash a password with argon2id, bcrypt or scrypt; an option of another algorithm is a 422.
+ * `POST /v1/auth/hash-password`: hash with argon2id, bcrypt or scrypt; an option of another
+ * algorithm is a 422.
  *
  * @example
- *   await hashPassword('hunter2', 'bcrypt', { cost: 10 }) // '$2b$10$...'
+ *   await hashPassword({ password: 'hunter2', algorithm: 'bcrypt', cost: 10 }) // { hash: '$2b$10$...', algorithm: 'bcrypt' }
  */
-export async function hashPassword(password: string, algorithm: PasswordAlgorithm, options: HashPasswordOptions): Promise<string> {
-  const row: PasswordAlgorithmRow = PASSWORD_ALGORITHMS[algorithm];
-  for (const key of Object.keys(OPTION_FIELDS) as (keyof HashPasswordOptions)[]) {
-    if (options[key] !== undefined && !row.options?.includes(key)) {
-      throw invalidField(OPTION_FIELDS[key], `does not apply to ${algorithm}`);
-    }
+export async function hashPassword(input: HashPasswordInput): Promise<{ hash: string; algorithm: PasswordAlgorithm }> {
+  const row: PasswordAlgorithmRow = PASSWORD_ALGORITHMS[input.algorithm];
+  for (const option of OPTION_NAMES) {
+    if (input[option] !== undefined && !row.options?.includes(option)) throw invalidField(option, `does not apply to ${input.algorithm}`);
   }
-  return row.hash!(password, options);
+  return { hash: await row.hash!(input.password, input), algorithm: input.algorithm };
 }
 
 /**
- * Verify a password, the algorithm detected from the hash; an unrecognised hash is a 422.
+ * `POST /v1/auth/verify-password`: check a password, the algorithm detected from the hash; an unrecognised hash is a 422.
  *
  * @example
  *   await verifyPassword('a', '$2a$06$m0CrhHm10qJ3lXRY.5zDGO3rS2KdeeWLuGmsfGlMfOxih58VYVfxe')
@@ -103,4 +101,24 @@ export async function verifyPassword(password: string, hash: string): Promise<{ 
   if (!found) throw invalidField('hash', 'is not a recognised password hash (argon2 PHC, bcrypt $2a$/$2b$/$2y$, or scrypt PHC)');
   const [algorithm, row] = found;
   return { valid: await row.verify(password, hash), algorithm };
+}
+
+/**
+ * `POST /v1/auth/password-strength`: zxcvbn's estimate (password-strength.ts) on the crypto worker
+ * pool, so the dictionaries' matching never holds the event loop.
+ *
+ * @example
+ *   await measurePasswordStrength({ password: 'password123' }) // { score: 0, strength: 'very_weak', entropy_bits: ..., ... }
+ */
+export async function measurePasswordStrength(input: { password: string; user_inputs?: string[] }) {
+  const s = await runInWorker('password-strength', input.password, input.user_inputs ?? []);
+  return {
+    score: s.score,
+    strength: s.strength,
+    entropy_bits: s.entropyBits,
+    crack_time_seconds: s.crackTimeSeconds,
+    crack_time_display: s.crackTimeDisplay,
+    feedback: s.feedback,
+    checks: s.checks,
+  };
 }
