@@ -1,7 +1,7 @@
-import { ARRAY_OPERATIONS, MAX_ELEMENTS } from './array-ops.js';
+import { ARRAY_OPERATIONS, MAX_ELEMENTS, type ArrayOperation, type ArrayOpsOptions } from './array-ops.js';
 
 /** Route description: the decisions CONTRACT §3.8 leaves open. */
-export const ARRAY_OPS_DESCRIPTION = [
+const ARRAY_OPS_DESCRIPTION = [
   'Ten operations on JSON arrays. Unary operations (sort, deduplicate, chunk, flatten, compact, reverse, sample) work on the ',
   'concatenation of `arrays`. `union` = deduplicated concatenation in first-seen order; `intersect` = distinct values of the ',
   'first array present in every other array, in the first array\'s order; `diff` = values of the first array (duplicates kept) ',
@@ -17,7 +17,14 @@ export const ARRAY_OPS_DESCRIPTION = [
   `At most ${MAX_ELEMENTS} elements across \`arrays\`, and in a flatten result (422 beyond). Options an operation does not use are ignored.`,
 ].join('');
 
-export const arrayOpsBody = {
+/** Request body of `POST /v1/array-ops`. */
+export interface ArrayOpsBody {
+  operation: ArrayOperation;
+  arrays: unknown[][];
+  options?: ArrayOpsOptions;
+}
+
+const arrayOpsBody = {
   type: 'object',
   required: ['operation', 'arrays'],
   additionalProperties: false,
@@ -48,7 +55,7 @@ export const arrayOpsBody = {
   ],
 } as const;
 
-export const arrayOpsResponse = {
+const arrayOpsResponse = {
   type: 'object',
   required: ['result', 'operation', 'count'],
   properties: {
@@ -59,3 +66,11 @@ export const arrayOpsResponse = {
   },
   examples: [{ result: [{ name: 'b', age: 30 }, { name: 'a', age: 25 }], operation: 'sort', count: 2 }],
 } as const;
+
+/** `POST /v1/array-ops`. */
+export const arrayOpsSchema = {
+  summary: 'Sort, deduplicate, intersect, diff, union, chunk, flatten, compact, reverse or sample arrays',
+  description: ARRAY_OPS_DESCRIPTION,
+  body: arrayOpsBody,
+  response: { 200: arrayOpsResponse },
+};

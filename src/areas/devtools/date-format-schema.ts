@@ -4,7 +4,7 @@ export const DEFAULT_OUTPUT_FORMAT = '%Y-%m-%dT%H:%M:%S%z';
 const zoneSchema = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
 /** Route description: how `date` is read and `%Z` printed (the decisions CONTRACT §3.7 leaves open). */
-export const DATE_FORMAT_DESCRIPTION = [
+const DATE_FORMAT_DESCRIPTION = [
   'Auto-detected input (without `input_format`): a Unix timestamp, as a JSON number or a string of digits (optionally signed, a string with up to 6 fraction digits), is seconds (0, 86400, -86400, "1772953200.25", 100000000000), or milliseconds when it has 13 digits before any fraction, sign aside (1772953200123, "1772953200123"); 14 or more digits → 422. Numbers and strings follow the same rule, except that exactly 4 or 8 unsigned digits in a string stay ISO 8601 dates: the year "2024" (2024-01-01) and the basic date "20240315" (send such timestamps as JSON numbers). Then ISO 8601 (also with a space instead of `T`), RFC 2822, HTTP dates, and plain English through chrono ("next friday 5pm", "yesterday", "in 2 hours"), relative to now in `from_timezone`. English must be understood as a whole: "yesterday at 25:00" → 422.',
   'A date without a time of day is 00:00 in `from_timezone`, in English as in ISO 8601: "2024-03-15", "15 March 2024", "March 15, 2024", "03/15/2024", "next monday", "last friday", "end of month". Expressions counted from now keep its time of day, as GNU `date -d` does: "now", "today", "tomorrow", "yesterday", "in 3 days", "next week", "2 weeks ago" ("tomorrow midnight" or "tomorrow 00:00" for the start of the day). Parts of the day have their usual hour: "this morning" 06:00, "noon", "tonight" 22:00. Weekdays: "friday" and "this friday" are the coming one (today if it is Friday), judged by the date in `from_timezone`, "next friday" the Friday of next week, "last friday" the most recent one before today. "last night" is yesterday at 22:00. A month and day without a year ("Mar 15") is the closest such date to now, so asked in November it is next March. The answer never depends on the time zone of the machine the service runs on.',
   'A naive input is read in `from_timezone` (default UTC); a skipped local time (DST gap) moves forward, a repeated one means the first. `to_timezone` defaults to `from_timezone`. Unknown zone, impossible date (`2026-02-30`) or empty date → 422.',
@@ -14,7 +14,15 @@ export const DATE_FORMAT_DESCRIPTION = [
 ].join('\n\n');
 
 /** Request body of `POST /v1/date-format`. */
-export const dateFormatBody = {
+export interface DateFormatBody {
+  date: string | number;
+  output_format?: string;
+  input_format?: string;
+  from_timezone?: string;
+  to_timezone?: string;
+}
+
+const dateFormatBody = {
   type: 'object',
   required: ['date'],
   additionalProperties: false,
@@ -28,8 +36,7 @@ export const dateFormatBody = {
   examples: [{ date: '2026-03-08 01:30:00', from_timezone: 'America/New_York', to_timezone: 'Europe/Berlin', output_format: '%A %d %B %Y %H:%M %Z' }],
 } as const;
 
-/** 200 answer of `POST /v1/date-format`. */
-export const dateFormatResponse = {
+const dateFormatResponse = {
   type: 'object',
   required: ['formatted', 'iso8601', 'timestamp', 'timezone'],
   properties: {
@@ -40,3 +47,11 @@ export const dateFormatResponse = {
   },
   examples: [{ formatted: 'Sunday 08 March 2026 07:30 CET', iso8601: '2026-03-08T07:30:00+01:00', timestamp: 1772951400, timezone: 'Europe/Berlin' }],
 } as const;
+
+/** `POST /v1/date-format`. */
+export const dateFormatSchema = {
+  summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
+  description: DATE_FORMAT_DESCRIPTION,
+  body: dateFormatBody,
+  response: { 200: dateFormatResponse },
+};

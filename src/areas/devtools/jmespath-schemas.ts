@@ -4,6 +4,14 @@ import { COMPILE_CACHE_CHARS, COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_BYTE
 /** Longest expression accepted (characters). */
 export const MAX_EXPRESSION_LENGTH = 10_000;
 
+/** Request body of `POST /v1/json-transform`. */
+export interface JsonTransformBody {
+  data: unknown;
+  expression: string;
+  legacy_literals: boolean;
+}
+
+/** `POST /v1/json-transform`: the language, its extensions, its errors and its limits. */
 export const jsonTransformSchema = {
   summary: 'Query and reshape JSON with JMESPath',
   description: [

@@ -1,6 +1,6 @@
 import { DevutilError } from '../../errors.js';
 import { createWorkerPool } from '../../workers/pool.js';
-import type { SchemaValidationInput, SchemaValidationResult } from './json-schema.js';
+import { prepareValidation, validateJsonSchema, type SchemaValidationInput, type SchemaValidationResult } from './json-schema.js';
 
 export interface SchemaPoolOptions {
   /** Most workers at once (each started when a job finds no free one, then kept). */
@@ -13,10 +13,14 @@ export interface SchemaPoolOptions {
   maxQueue: number;
 }
 
-/** Runs validations that could take long off the event loop. */
+/** Validates, off the event loop when a validation could take long. */
 export interface SchemaPool {
-  /** Validate on a worker; past the timeout, fail with `timeoutCode` (422). */
-  run(input: SchemaValidationInput, timeoutCode: TimeoutCode): Promise<SchemaValidationResult>;
+  /**
+   * json-schema-validate: {@link validateJsonSchema} here when the request is small and has no
+   * user regexes, else on a worker; past the timeout, 422 `regex_timeout` (the schema has
+   * patterns) or `validation_error`.
+   */
+  validate(input: SchemaValidationInput): Promise<SchemaValidationResult>;
   close(): Promise<void>;
 }
 
@@ -33,7 +37,7 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb:
  *
  * @example
  *   const pool = createSchemaPool({ size: 2, timeoutMs: 1000, compileTimeoutMs: 10000, maxQueue: 64 });
- *   await pool.run({ data: 'abc', schema: { pattern: '^a' } }, 'regex_timeout'); // → { valid: true, errors: [] }
+ *   await pool.validate({ data: 'abc', schema: { pattern: '^a' } }); // → { valid: true, errors: [] } (on a worker: a pattern)
  */
 export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
   const pool = createWorkerPool<SchemaValidationInput, SchemaValidationResult, TimeoutCode>({
@@ -63,5 +67,12 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
       busy: () => new DevutilError('rate_limited', 'Too many pattern validations are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
     },
   });
-  return { run: (input, timeoutCode) => pool.run(input, timeoutCode), close: () => pool.close() };
+  return {
+    async validate(input) {
+      const prepared = prepareValidation(input);
+      if (prepared.isolation === 'none') return validateJsonSchema(prepared);
+      return pool.run(input, prepared.isolation === 'regex' ? 'regex_timeout' : 'validation_error');
+    },
+    close: () => pool.close(),
+  };
 }

@@ -1,5 +1,5 @@
 import { errorResponses } from '../../http/schemas.js';
-import { DRAFT_NAMES } from './json-schema-drafts.js';
+import { DRAFT_NAMES, type Draft } from './json-schema-drafts.js';
 import { SCHEMA_LIMITS } from './json-schema.js';
 
 const pathSchema = {
@@ -18,6 +18,16 @@ const failureSchema = {
   },
 };
 
+/** Request body of `POST /v1/json-schema-validate`. */
+export interface JsonSchemaValidateBody {
+  data: unknown;
+  schema: unknown;
+  draft?: Draft;
+  schemas?: Record<string, unknown>;
+  assert_format: boolean;
+}
+
+/** `POST /v1/json-schema-validate`: drafts, references, formats, failures and limits. */
 export const jsonSchemaValidateSchema = {
   summary: 'Validate JSON against a JSON Schema',
   description: [

@@ -1,3 +1,4 @@
+/** `POST /v1/json-to-schema`: what the inferred schema holds. */
 export const jsonToSchemaSchema = {
   summary: 'Infer a JSON Schema from sample data',
   description: [

@@ -1,7 +1,15 @@
-import { NUMBER_FORMAT_TYPES } from './number-format.js';
+import { NUMBER_FORMAT_TYPES, type NumberFormatType } from './number-format.js';
 
 /** Request body of `POST /v1/number-format`. */
-export const numberFormatBody = {
+export interface NumberFormatBody {
+  number: number;
+  format_type: NumberFormatType;
+  locale: string;
+  currency?: string;
+  decimals?: number;
+}
+
+const numberFormatBody = {
   type: 'object',
   required: ['number'],
   additionalProperties: false,
@@ -15,8 +23,7 @@ export const numberFormatBody = {
   examples: [{ number: 1234567.891, format_type: 'currency', locale: 'de_DE', currency: 'EUR' }],
 } as const;
 
-/** 200 answer of `POST /v1/number-format`. */
-export const numberFormatResponse = {
+const numberFormatResponse = {
   type: 'object',
   required: ['formatted', 'original', 'locale', 'format_type'],
   properties: {
@@ -27,3 +34,15 @@ export const numberFormatResponse = {
   },
   examples: [{ formatted: '1.234.567,89 €', original: 1234567.891, locale: 'de_DE', format_type: 'currency' }],
 } as const;
+
+/** `POST /v1/number-format`: locales, styles and fraction digits. */
+export const numberFormatSchema = {
+  summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
+  description: [
+    '`locale` accepts `en_US` or `en-US` (default `en_US`); a locale the CLDR data does not have (no silent fallback to the language) → 422. The response echoes it as `ll_CC`.',
+    '`percent` takes a ratio (0.85 → 85%). `scientific` uses the locale\'s notation (`1.235E3` in en_US). `currency` (ISO 4217, case-insensitive) is required for `currency` and validated whenever given.',
+    '`decimals` (0..20) fixes the number of fraction digits; otherwise CLDR\'s default for the style applies (3 max for decimal and scientific, 0 for percent, the currency\'s minor unit).',
+  ].join('\n\n'),
+  body: numberFormatBody,
+  response: { 200: numberFormatResponse },
+};

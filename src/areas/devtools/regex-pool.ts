@@ -1,7 +1,8 @@
 import { DevutilError, invalidField } from '../../errors.js';
 import { createWorkerPool } from '../../workers/pool.js';
 import type { ExtractLimits, ExtractResult } from './regex-extract.js';
-import type { CompiledPattern } from './regex-syntax.js';
+import { REGEX_LIMITS, REGEX_TEXT_MAX_BYTES } from './regex-schema.js';
+import { compilePattern, type CompiledPattern } from './regex-syntax.js';
 import type { RegexJob } from './regex-worker.js';
 
 export interface RegexPoolOptions {
@@ -23,8 +24,20 @@ export interface RegexPoolOptions {
   idleMs: number;
 }
 
+/** A regex-extract request: the pattern and flags as written, and the text to search. */
+export interface ExtractRequest {
+  pattern: string;
+  flags: string;
+  text: string;
+}
+
 /** Runs regex jobs off the event loop. */
 export interface RegexPool {
+  /**
+   * regex-extract: check the text's size and compile the pattern here (so their errors answer at
+   * once), then `extractMatches` (regex-extract.ts) on a worker within {@link REGEX_LIMITS}.
+   */
+  extract(request: ExtractRequest, owner: string): Promise<ExtractResult>;
   /** `owner` (a key id, a client address) is whose job it is: owners share the threads fairly. */
   run(pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string): Promise<ExtractResult>;
   /** Start the warm workers now rather than on the first job. */
@@ -52,7 +65,7 @@ const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb:
  *
  * @example
  *   const pool = createRegexPool({ size: 4, maxThreads: 8, perOwner: 3, timeoutMs: 500, deadlineMs: 800, maxQueue: 64, maxQueuePerOwner: 16, idleMs: 10_000 });
- *   const { matches } = await pool.run(compilePattern('a+', ''), 'caaat', { maxMatches: 10, maxOutputChars: 1e6, maxOutputValues: 1e6 }, 'key_1');
+ *   const { matches } = await pool.extract({ pattern: 'a+', flags: '', text: 'caaat' }, 'key_1'); // [{ match: 'aaa', start: 1, ... }]
  *   await pool.close();
  */
 export function createRegexPool(options: RegexPoolOptions): RegexPool {
@@ -76,8 +89,14 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
       { headers: { 'retry-after': '1' } }),
     },
   });
+  const run = (pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string) => pool.run({ pattern, text, limits }, undefined, owner);
   return {
-    run: (pattern, text, limits, owner) => pool.run({ pattern, text, limits }, undefined, owner),
+    async extract({ pattern, flags, text }, owner) {
+      // The schema bounds characters; 1 MiB is bytes (a text of é is 2 bytes a character).
+      if (Buffer.byteLength(text) > REGEX_TEXT_MAX_BYTES) throw invalidField('text', `must be at most 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8)`);
+      return run(compilePattern(pattern, flags), text, REGEX_LIMITS, owner);
+    },
+    run,
     warm: pool.warm,
     close: pool.close,
   };

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { errorResponses } from '../../http/schemas.js';
 import type { ExtractLimits } from './regex-extract.js';
 
 /** Longest a pattern may run before its worker is stopped (the whole answer stays under 1 s). */
@@ -28,8 +29,17 @@ export const REGEX_POOL = {
 /** Bounds on what one call returns. */
 export const REGEX_LIMITS: ExtractLimits = { maxMatches: 10_000, maxOutputChars: 8 * 1024 * 1024, maxOutputValues: 200_000 };
 
+/** Longest regex-extract text, in bytes of UTF-8 (CONTRACT §3.5: 1 MiB). */
+export const REGEX_TEXT_MAX_BYTES = 1024 * 1024;
+
 /** Request body of `POST /v1/regex-extract`. */
-export const regexExtractBody = {
+export interface RegexExtractBody {
+  pattern: string;
+  text: string;
+  flags: string;
+}
+
+const regexExtractBody = {
   type: 'object',
   required: ['pattern', 'text'],
   additionalProperties: false,
@@ -69,8 +79,7 @@ const matchSchema = {
   },
 } as const;
 
-/** 200 answer of `POST /v1/regex-extract`. */
-export const regexExtractResponse = {
+const regexExtractResponse = {
   type: 'object',
   required: ['pattern', 'match_count', 'matches', 'truncated'],
   properties: {
@@ -89,3 +98,17 @@ export const regexExtractResponse = {
     truncated: false,
   }],
 } as const;
+
+/** `POST /v1/regex-extract`: the syntax, the limits and how the worker threads are shared. */
+export const regexExtractSchema = {
+  summary: 'Every non-overlapping match of a regular expression, with groups',
+  description: [
+    'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)`, `\\A` and `\\Z` (start and end of the whole text) and a leading inline flag group such as `(?ix)`.',
+    'Flags: `i` ignore case, `m` multi-line, `s` dot matches newline, `u` strict Unicode syntax (matching is always by code point; with `u` a pattern Unicode mode cannot read is a 422 instead of running in legacy mode), `x` verbose (unescaped whitespace and `#` comments outside character classes are ignored; `\\ ` and `\\#` stay literal); `g` is accepted and ignored; any other letter → 422.',
+    '`start`/`end` count Unicode code points; an empty match advances the search by one code point. `groups` and `named_groups` hold null for a group that did not take part; `named_groups` is `{}` when the pattern names none.',
+    `Text up to 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8; a longer text → 422, a body over 2 MiB → 413). At most ${REGEX_LIMITS.maxMatches} matches, ${REGEX_LIMITS.maxOutputChars} characters of match and group text and ${REGEX_LIMITS.maxOutputValues} values (matches, groups and named groups, null ones included) are returned; \`truncated\` is true when more existed. \`match_count\` counts the returned matches.`,
+    `Patterns run in a pool of worker threads (at most ${REGEX_POOL.maxThreads} at once, ${REGEX_POOL.perOwner} per key or anonymous address; a free thread goes to the waiting caller with the fewest running), so one caller's slow patterns do not delay others'. Every answer comes within 1 s: a pattern still running ${REGEX_TIMEOUT_MS} ms after it started, or ${REGEX_DEADLINE_MS} ms after the request arrived, is stopped and answers 422 \`regex_timeout\`. A request that found no free thread within ${REGEX_DEADLINE_MS} ms never ran: it answers 429 \`rate_limited\` with \`Retry-After: 1\`, as does one arriving while ${REGEX_POOL.maxQueue} patterns (${REGEX_POOL.maxQueuePerOwner} of the same caller) are waiting.`,
+  ].join('\n\n'),
+  body: regexExtractBody,
+  response: { 200: regexExtractResponse, ...errorResponses('regex_timeout', 'rate_limited') },
+};

@@ -1,4 +1,26 @@
-import { TZ_ERAS, TZ_LINKS, type TzEra } from './tz-abbreviations.js';
+import table from './tz-abbreviations.json' with { type: 'json' };
+
+/**
+ * A zone's history as eras: `[start, offset, abbreviation, offset, abbreviation, ...]`, where
+ * `start` is the first Unix second of the era (`null`: since the beginning of time) and each
+ * offset (seconds east of UTC) has one abbreviation within the era. The last era goes on forever.
+ */
+type TzEra = readonly [start: number | null, ...pairs: (number | string)[]];
+
+/**
+ * tz-abbreviations.json, written by scripts/generate-tz-abbreviations.ts: %Z as the tz database
+ * (C strftime, Python's zoneinfo) names it, by zone and era
+ * (`"Asia/Tokyo": [[null, 33539, "LMT", 32400, "JST", 36000, "JDT"]]`), and the links whose
+ * history is another zone's (`"Japan": "Asia/Tokyo"`).
+ */
+interface TzAbbreviations {
+  tzdata: string;
+  zones: Readonly<Record<string, readonly TzEra[]>>;
+  links: Readonly<Record<string, string>>;
+}
+
+// JSON infers eras as plain arrays; the generator writes exactly the tuples TzEra describes.
+const { zones: eraTable, links } = table as unknown as TzAbbreviations;
 
 interface TzZone {
   /** The name as the tz database spells it (`America/New_York`, `US/Eastern`). */
@@ -8,8 +30,8 @@ interface TzZone {
 
 /** Every tz database name, links included, by its lower-case spelling (zone names are accepted in any case). */
 const zones = new Map<string, TzZone>([
-  ...Object.entries(TZ_ERAS).map(([name, eras]) => [name.toLowerCase(), { name, eras }] as const),
-  ...Object.entries(TZ_LINKS).map(([name, target]) => [name.toLowerCase(), { name, eras: TZ_ERAS[target]! }] as const),
+  ...Object.entries(eraTable).map(([name, eras]) => [name.toLowerCase(), { name, eras }] as const),
+  ...Object.entries(links).map(([name, target]) => [name.toLowerCase(), { name, eras: eraTable[target]! }] as const),
 ]);
 
 /**

@@ -31,7 +31,12 @@ const schema = {
   response: { 200: lookupResultSchema, ...errorResponses('upstream_error', 'upstream_timeout') },
 };
 
-/** `GET /v1/lookup` and `POST /v1/devtools/dns-lookup` (CONTRACT §6), one cached client per app. */
+/**
+ * The dns area (CONTRACT §6), one cached client per app:
+ *
+ *   GET  /v1/lookup                 lookupDns   lookup.ts (query string)
+ *   POST /v1/devtools/dns-lookup    lookupDns   lookup.ts (JSON body)
+ */
 export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const client = createDnsClient({ servers: ctx.config.dnsServers, now: ctx.now });
   app.addHook('onClose', async () => client.close());

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { scoreFormSubmission } from './spam-score.js';
-import { SPAM_RULES } from './spam-rules.js';
+import { scoreFormSubmission, SPAM_RULES } from './spam-score.js';
 import { postTool } from '../../http/tool-route.js';
 
 const ruleList = SPAM_RULES.map((r) => `\`${r.rule}\` (${r.weight}): ${r.description}`).join('; ');
@@ -51,7 +50,7 @@ interface Body {
   honeypot?: string; time_to_submit_ms?: number; threshold: number;
 }
 
-/** The email area: `POST /v1/email/form-spam-score` (CONTRACT §5). */
+/** The email area (CONTRACT §5): `POST /v1/email/form-spam-score` → `scoreFormSubmission` (spam-score.ts). */
 export default async function emailRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   postTool(app, '/v1/email/form-spam-score', {

@@ -23,7 +23,7 @@ function toWire(result: GeoResult) {
   };
 }
 
-/** `GET /v1/geo/ip-lookup` (CONTRACT §6). */
+/** The geo area (CONTRACT §6): `GET /v1/geo/ip-lookup` → `lookupGeoIp` (ip-lookup.ts). */
 export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   app.get<{ Querystring: { ip?: string } }>('/v1/geo/ip-lookup', {

@@ -1,12 +1,14 @@
 import { MAX_REGEX_OUTPUT } from './regex-field.js';
 import { FIELD_TYPE_NAMES } from './field-types.js';
 import { MAX_OUTPUT_CHARS, REFERENCE_DATE } from './field-type.js';
+import type { MockField } from './generate.js';
 import { MOCK_LOCALES } from './locales.js';
-import { SQL_DIALECTS } from './render-sql.js';
+import type { OutputFormat } from './render.js';
+import { SQL_DIALECTS, type SqlDialect } from './render-sql.js';
 import { INLINE_COST, MOCK_DATA_TIMEOUT_MS } from './mock-data-pool.js';
 
 /** Route description: every decision CONTRACT §3.1 leaves open. */
-export const MOCK_DATA_DESCRIPTION = [
+const MOCK_DATA_DESCRIPTION = [
   `Generates 1..1000 rows of fake data with @faker-js/faker 10.6.0 (pinned). ${FIELD_TYPE_NAMES.length} field types; `,
   'GET /v1/mock-data/types lists each with its options (JSON Schema with defaults). Every type also takes ',
   '`nullable` (boolean) and `null_ratio` (0..1, default 0.1).\n\n',
@@ -48,7 +50,19 @@ export const MOCK_DATA_DESCRIPTION = [
   'requests waiting → 429 with Retry-After.',
 ].join('');
 
-export const mockDataBody = {
+/** Request body of `POST /v1/mock-data`. */
+export interface MockDataBody {
+  fields: MockField[];
+  rows: number;
+  output_format: OutputFormat;
+  locale: string;
+  seed?: number;
+  table_name: string;
+  dialect: SqlDialect;
+  create_table: boolean;
+}
+
+const mockDataBody = {
   type: 'object',
   required: ['fields'],
   additionalProperties: false,
@@ -93,7 +107,7 @@ export const mockDataBody = {
   ],
 } as const;
 
-export const mockDataResponse = {
+const mockDataResponse = {
   type: 'object',
   required: ['data', 'rows', 'fields'],
   properties: {
@@ -108,7 +122,7 @@ export const mockDataResponse = {
   ],
 } as const;
 
-export const mockTypesResponse = {
+const mockTypesResponse = {
   type: 'object',
   required: ['count', 'types', 'locales'],
   properties: {
@@ -129,3 +143,17 @@ export const mockTypesResponse = {
   },
   examples: [{ count: 1, types: [{ name: 'uuid', description: 'Random UUID version 4.', options: { type: 'object' } }], locales: ['en_US'] }],
 } as const;
+
+/** `POST /v1/mock-data`. */
+export const mockDataSchema = {
+  summary: 'Generate mock data rows',
+  description: MOCK_DATA_DESCRIPTION,
+  body: mockDataBody,
+  response: { 200: mockDataResponse },
+};
+
+/** `GET /v1/mock-data/types`. */
+export const mockTypesSchema = {
+  summary: 'List mock-data field types, their options and the locales',
+  response: { 200: mockTypesResponse },
+};
