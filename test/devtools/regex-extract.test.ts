@@ -13,7 +13,7 @@ describe('POST /v1/regex-extract', () => {
   let baseUrl: string;
   before(async () => {
     t = await buildTestApp();
-    baseUrl = await listenOnLoopback(t.app); // listening warms the worker pool
+    baseUrl = await listenOnLoopback(t.app);
   });
   after(() => t.close());
 
@@ -305,7 +305,7 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
   let service: ServiceProcess;
   before(async () => {
     service = await startServiceProcess({});
-    // Listening starts the warm threads; give them time to load (the audit's pool was warm).
+    // The first pattern starts the warm threads; give them time to load (the audit's pool was warm).
     await settled(await newKey());
     await sleep(500);
   });

@@ -14,7 +14,7 @@ export const REGEX_DEADLINE_MS = 800;
 
 /**
  * The regex worker pool's shape (src/areas/devtools/regex-pool.ts): at most 3 patterns of one
- * caller run at once, and 4 threads stay warm, so a caller's burst of catastrophic patterns still
+ * caller run at once, and 4 threads stay warm from the first pattern on (a process that never runs one holds none), so a caller's burst of catastrophic patterns still
  * leaves one ready for the next caller; up to 4 threads per core (6..16) while patterns run.
  */
 export const REGEX_POOL = {

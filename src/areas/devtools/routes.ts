@@ -50,8 +50,6 @@ export default async function devtoolsRoutes(app: FastifyInstance, ctx: AppConte
   const mockDataPool = createMockDataPool();
   const regexPool = createRegexPool({ ...REGEX_POOL, timeoutMs: REGEX_TIMEOUT_MS, deadlineMs: REGEX_DEADLINE_MS });
   const datePool = createDateFormatPool();
-  // Warm when a real server starts; `inject()`-only apps start regex workers on their first pattern.
-  app.addHook('onListen', async () => regexPool.warm());
   app.addHook('onClose', async () => {
     await Promise.all([schemaPool.close(), mockDataPool.close(), regexPool.close(), datePool.close()]);
   });

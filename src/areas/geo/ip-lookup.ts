@@ -16,7 +16,8 @@ export interface GeoResult {
   reserved: boolean;
 }
 
-const DISPLAY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+// Made on the first lookup: ICU's region names cost a few MB that a process without geo lookups need not hold.
+let displayNames: Intl.DisplayNames | undefined;
 const countryNames = new Map<string, string | null>();
 
 /**
@@ -58,7 +59,8 @@ export async function lookupGeoIp(ip: string): Promise<GeoResult> {
 function nameCountry(code: string): string | null {
   let name = countryNames.get(code);
   if (name === undefined) {
-    name = DISPLAY_NAMES.of(code) ?? null;
+    displayNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+    name = displayNames.of(code) ?? null;
     countryNames.set(code, name);
   }
   return name;
