@@ -22,7 +22,7 @@ import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { recordRequests } from './http/request-record.js';
 import { routableUrl } from './http/routable-url.js';
-import { randomString } from './ids.js';
+import { randomString } from './lib/ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
 import opsRoutes from './ops/routes.js';

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { DevutilError } from '../errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../json-depth.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 
 /** JSON request bodies up to 2 MiB (CONTRACT §0). */
 export const JSON_BODY_LIMIT = 2 * 1024 * 1024;

@@ -10,8 +10,8 @@ import {
 } from '@hyperjump/json-schema/draft-2020-12';
 import { BASIC, getSchema, toSchema } from '@hyperjump/json-schema/experimental';
 import { DevutilError } from '../../errors.js';
-import { valueDepth } from '../../json-depth.js';
-import { estimateJsonChars } from '../../json-size.js';
+import { valueDepth } from '../../lib/json-depth.js';
+import { estimateJsonChars } from '../../lib/json-size.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type OutputUnit, type SchemaFailure } from './json-schema-messages.js';
 import { createCompileCache } from './json-schema-cache.js';

@@ -1,6 +1,6 @@
 import { DevutilError } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { wellFormed } from '../../well-formed.js';
+import { newId } from '../../lib/ids.js';
+import { wellFormed } from '../../lib/well-formed.js';
 import type { BinRecord, Store } from '../../storage/types.js';
 
 /** Lifetime of a bin when `ttl_seconds` is omitted (CONTRACT §2.1). */

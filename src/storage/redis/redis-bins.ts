@@ -3,7 +3,7 @@ import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 import { createRecordIndexes } from './record-indexes.js';
 import { redisChannel } from './redis-pubsub.js';
-import { newTimeOrderedId } from '../../ids.js';
+import { newTimeOrderedId } from '../../lib/ids.js';
 
 /** Redis keeps data this long past its logical expiry; reads check expiry themselves. */
 export const EXPIRY_GRACE_MS = 60_000;
