@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { DevutilError } from '../../errors.js';
+import { payloadTooLarge } from '../../http/error-handler.js';
 import type { NewCapture } from '../../storage/types.js';
 
 export interface RawCapture {
@@ -112,4 +113,42 @@ export function buildCapture(raw: RawCapture): NewCapture {
  */
 export function announcesBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+}
+
+/**
+ * The whole body of a request whose method Fastify reads no body for (GET, HEAD, TRACE), at most
+ * `limit` bytes: 413 when a Content-Length over the limit is declared or more arrives, 400 when the
+ * client goes away first or the length does not match Content-Length. The rest of a refused body
+ * is left unread: answer with `Connection: close`, as Fastify does for its own parsers.
+ *
+ * @example
+ *   const body = await readRequestBody(request.raw, config.maxBodyBytes);
+ */
+export function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(payloadTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const finish = (err: DevutilError | null) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, length));
+    };
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > limit) return finish(payloadTooLarge(limit));
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(!Number.isNaN(declared) && declared !== length ? new DevutilError('bad_request', 'Content-Length does not match the body.') : null);
+    const onError = (err: Error) => finish(new DevutilError('bad_request', `The request body could not be read: ${err.message}`, { cause: err }));
+    const onClose = () => finish(new DevutilError('bad_request', 'The connection closed before the request body was complete.'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }

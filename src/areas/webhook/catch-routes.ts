@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { readRequestBody } from '../../http/request-body.js';
 import { errorResponses } from '../../http/schemas.js';
 import { binChannel } from './bin-actions.js';
-import { announcesBody, buildCapture, type RawCapture } from './catch-capture.js';
+import { announcesBody, buildCapture, readRequestBody, type RawCapture } from './catch-capture.js';
 import { catchConnect } from './catch-connect.js';
 import { summaryOf, summaryToWire } from './wire.js';
 
