@@ -47,8 +47,7 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     async captureRequest(req, { maxRequests, now, announce }) {
       const k = binKeys(prefix, req.binId);
       const id = newTimeOrderedId('req_', req.timestamp);
-      // Object.assign, not a spread followed by properties (a runtime call per property in V8, bench/object-spread.mjs).
-      const stored: StoredRequest = Object.assign({ id }, req, { body: req.body.toString('base64'), contentLength: req.body.length });
+      const stored: StoredRequest = { id, ...req, body: req.body.toString('base64'), contentLength: req.body.length };
       const args = [now, maxRequests, id, JSON.stringify(stored), EXPIRY_GRACE_MS];
       // The script publishes the announcement itself: publish order is then capture order across processes.
       if (announce) args.push(redisChannel(prefix, announce.channel), announce.message(id));
