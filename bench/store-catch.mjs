@@ -17,7 +17,8 @@ const Database = createRequire(import.meta.url)('../node_modules/better-sqlite3'
 // BENCH_DIST measures another build (e.g. an older commit's, built in a git worktree).
 const dist = pathToFileURL(join(process.env.BENCH_DIST ?? new URL('../dist', import.meta.url).pathname, 'src/'));
 const { createSqliteStore } = await import(new URL('storage/sqlite/sqlite-store.js', dist).href);
-const { newId, newTimeOrderedId } = await import(new URL('ids.js', dist).href);
+// Builds before src/lib/ have the ids module at the root of src/.
+const { newId, newTimeOrderedId } = await import(new URL('lib/ids.js', dist).href).catch(() => import(new URL('ids.js', dist).href));
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const perRound = Number(process.env.BENCH_CAPTURES ?? 10000);

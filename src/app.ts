@@ -14,7 +14,7 @@ import webhookRoutes from './areas/webhook/routes.js';
 import { connectNotFound } from './areas/webhook/catch-connect.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { answerClientError } from './http/client-error.js';
+import { createClientErrorAnswers } from './http/client-error.js';
 import { allowCrossOrigin, registerPreflight } from './http/cors.js';
 import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
@@ -22,7 +22,7 @@ import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { recordRequests } from './http/request-record.js';
 import { routableUrl } from './http/routable-url.js';
-import { randomString } from './ids.js';
+import { randomString } from './lib/ids.js';
 import { registerValidators } from './http/validation.js';
 import { createMetrics } from './ops/metrics.js';
 import opsRoutes from './ops/routes.js';
@@ -86,6 +86,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     const given = req.headers['x-request-id'];
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
+  const clientErrors = createClientErrorAnswers(nextRequestId);
   const app = Fastify({
     logger: options.logger ?? false,
     // One line per request, written by our onResponse hook (no body, no key).
@@ -105,9 +106,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
       void (reply as unknown as FastifyReply).code(e.status).header('x-request-id', request.id).send(errorBody(e));
     },
     // A request the HTTP parser refuses never reaches a route either (src/http/client-error.ts).
-    clientErrorHandler: answerClientError(nextRequestId),
+    clientErrorHandler: clientErrors.handler,
     ...options.serverOptions,
   } as FastifyServerOptions) as unknown as FastifyInstance<RawServerDefault>;
+  clientErrors.watch(app.server);
 
   // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).
   for (const method of METHODS) {

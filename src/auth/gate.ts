@@ -29,7 +29,7 @@ export interface Charge {
   used: number;
 }
 
-/** What a request brings to the gate, read from Fastify's request or the raw one alike. */
+/** What a request brings to the gate (the auth plugin reads it from Fastify's request). */
 export interface GateRequest {
   headers: IncomingHttpHeaders;
   /** The connection: its memo of the last key digest (none for `inject()`). */
@@ -88,7 +88,7 @@ function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
 
 /**
  * Authentication, plans, rate limits and credits, independent of the HTTP framework: the auth
- * plugin runs it for every Fastify route, the tool fast routes (src/http/tool-fast-route.ts) for theirs.
+ * plugin (src/auth/plugin.ts) runs it for every route that is not public.
  *
  * @example
  *   const gate = createGate(ctx);

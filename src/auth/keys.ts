@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { newId, randomString } from '../ids.js';
+import { newId, randomString } from '../lib/ids.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
 export const API_KEY_PATTERN = /^dk_[0-9A-Za-z]{32}$/;

@@ -3,7 +3,6 @@ import fp from 'fastify-plugin';
 import type { ErrorCode } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
 import { mergeErrorResponses } from '../http/schemas.js';
-import { prependHook } from '../http/route-hooks.js';
 import type { Charge, Gate, Principal, RouteArea } from './gate.js';
 
 export type { RouteArea } from './gate.js';
@@ -79,17 +78,18 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       const response = { ...((route.schema.response as Record<string, unknown>) ?? {}) };
       mergeErrorResponses(response, standardErrors(route, area));
       route.schema.response = response;
-      // Hooks go on the route itself, with its area bound: public routes pay for none of them.
+      // Hooks go on the route itself, ahead of its own, with its area bound: public routes pay for none of them.
       const routeArea = area;
       const free = route.config?.free === true;
-      route.onRequest = prependHook(route.onRequest, async (request: FastifyRequest, reply: FastifyReply) => {
+      const admit = async (request: FastifyRequest, reply: FastifyReply) => {
         const pass = await gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free);
         request.principal = pass.principal;
         request.charge = pass.charge;
         if (pass.headers) reply.headers(pass.headers);
-      });
+      };
+      route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
       if (area !== 'admin' && area !== 'account' && !free) {
-        route.onSend = prependHook(route.onSend, async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
           const charge = request.charge;
           if (!charge) return payload;
           request.charge = null;
@@ -97,7 +97,8 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
           const headers = await gate.settle(charge, reply.statusCode, request.method !== 'HEAD');
           if (headers) reply.headers(headers);
           return payload;
-        });
+        };
+        route.onSend = [settle, ...[route.onSend ?? []].flat()];
       }
     }
   });

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DevutilError, errorBody, type ErrorCode } from '../errors.js';
 
@@ -33,35 +33,56 @@ function findRawByte(err: Error & { code?: string; rawPacket?: unknown; bytesPar
   return line.includes(0x3f /* ? */) ? 'query' : 'path';
 }
 
+/** Whether an answer written now would land inside a response, or ahead of one, on this connection. */
+function responseUnderWay(latest: ServerResponse | undefined): boolean {
+  if (latest === undefined || latest.writableFinished) return false;
+  // Started, or (no socket yet) queued behind an earlier pipelined response that is still going.
+  return latest.headersSent || latest.socket === null;
+}
+
+/** Fastify's `clientErrorHandler`, and `watch` for the server whose refused requests it answers. */
+export interface ClientErrorAnswers {
+  handler: (err: Error & { code?: string }, socket: Socket) => void;
+  /** Follow each connection's latest response (the server's 'request' event). */
+  watch: (server: Server) => void;
+}
+
 /**
  * Answer a request Node's HTTP parser refused (malformed request line or headers, headers too
  * large, too slow) on the raw socket, before any route sees it: the CONTRACT §0 error body with an
  * `X-Request-Id`, then the connection is closed. Fastify's own answer had another body and no id.
- * A query or path holding raw non-ASCII bytes gets a detail saying to percent-encode it.
+ * A query or path holding raw non-ASCII bytes gets a detail saying to percent-encode it. When a
+ * response is under way on the connection (a stream, a pipelined answer), the connection is
+ * closed without an answer, as Node's own handler does.
  *
  * @example
- *   Fastify({ clientErrorHandler: answerClientError(() => 'r-1') });
+ *   const clientErrors = createClientErrorAnswers(() => 'r-1');
+ *   const app = Fastify({ clientErrorHandler: clientErrors.handler });
+ *   clientErrors.watch(app.server);
  */
-export function answerClientError(nextRequestId: () => string): (err: Error & { code?: string }, socket: Socket) => void {
-  return (err, socket) => {
-    if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    // A response already under way on this connection (a stream, a pipelined answer): writing an
-    // answer now would land inside it; close instead, as Node's own handler does.
-    const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-    if (inFlight?.headersSent) {
+export function createClientErrorAnswers(nextRequestId: () => string): ClientErrorAnswers {
+  const latestResponse = new WeakMap<Socket, ServerResponse>();
+  return {
+    watch(server) {
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => latestResponse.set(req.socket, res));
+    },
+    handler(err, socket) {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      if (responseUnderWay(latestResponse.get(socket))) {
+        socket.destroy(err);
+        return;
+      }
+      const rawByte = findRawByte(err);
+      const known = rawByte ? RAW_BYTES[rawByte] : (PARSER_ERRORS[err.code ?? ''] ?? MALFORMED);
+      const e = new DevutilError(known.code, known.detail);
+      const body = JSON.stringify(errorBody(e));
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${nextRequestId()}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      }
       socket.destroy(err);
-      return;
-    }
-    const rawByte = findRawByte(err);
-    const known = rawByte ? RAW_BYTES[rawByte] : (PARSER_ERRORS[err.code ?? ''] ?? MALFORMED);
-    const e = new DevutilError(known.code, known.detail);
-    const body = JSON.stringify(errorBody(e));
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${nextRequestId()}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy(err);
+    },
   };
 }

@@ -2,7 +2,6 @@ import type { ErrorObject } from 'ajv';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance } from 'fastify';
 import { codeForStatus, DevutilError, errorBody } from '../errors.js';
 import { emptyBodyFailure } from './json-body.js';
-import { payloadTooLarge } from './request-body.js';
 import { toFieldErrors } from './validation.js';
 
 const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
@@ -14,6 +13,16 @@ const FRAMEWORK_CODES: Record<string, () => DevutilError> = {
   FST_ERR_BAD_URL: () => new DevutilError('bad_request', 'The request URL is malformed.'),
   FST_ERR_ASYNC_CONSTRAINT: () => new DevutilError('bad_request'),
 };
+
+/**
+ * The 413 for a body over `limit` bytes.
+ *
+ * @example
+ *   throw payloadTooLarge(1048576); // 413 payload_too_large, "… the limit of 1048576 bytes."
+ */
+export function payloadTooLarge(limit: number): DevutilError {
+  return new DevutilError('payload_too_large', `The request body is larger than the limit of ${limit} bytes.`);
+}
 
 /** The 422 for a failed schema validation of one request part (ajv's errors). */
 export function validationFailure(validation: ErrorObject[], part: string, cause?: unknown): DevutilError {

@@ -41,9 +41,6 @@ export function httpMethodPattern(withConnect: boolean): { pattern: string } {
     : wordedPattern("^(?![Cc][Oo][Nn][Nn][Ee][Cc][Tt]$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT');
 }
 
-/** A compiled body validator (ajv: false with `.errors` set when the body is invalid; defaults filled in). */
-export type BodyValidator = ValidateFunction;
-
 /** A whole number as text: digits with an optional minus (no `+`, spaces, exponent, hex or fraction). */
 const INTEGER_TEXT = /^-?\d+$/;
 
@@ -73,14 +70,14 @@ function withIntegerText(schema: { properties?: Record<string, { type?: unknown 
 /**
  * Request validation: JSON bodies are validated strictly ("60" is not an integer), while query
  * strings, params and headers, which are always text, are coerced to the declared types.
- * Returns the body compiler, for fast routes that validate a route's body outside Fastify: ajv
- * caches by schema object, so the route's own schema yields the very function Fastify uses.
+ *
+ * @example
+ *   registerValidators(app);
  */
-export function registerValidators(app: FastifyInstance): (schema: object) => BodyValidator {
+export function registerValidators(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict.compile(schema) : withIntegerText(schema as object, coercing.compile(schema))));
-  return (schema) => strict.compile(schema);
 }
 
 /**

@@ -77,6 +77,30 @@ describe('requests the HTTP parser refuses', () => {
     assert.doesNotMatch(raw, /400 Bad Request/);
   });
 
+  it('garbage behind a pipelined request still waiting for its answer closes the connection instead of writing into the stream before it', async () => {
+    const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
+    const mock = (await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { body: 'late', delay_ms: 5000 } })).json().mock.mock_id;
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`));
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\r\n\r\n') && !text.includes('GARBAGE-SENT')) {
+          text += 'GARBAGE-SENT';
+          // The mock's answer waits 5 s behind the stream; the garbage follows it in the same packet.
+          socket.write(`GET /v1/mock/${mock} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGARBAGE \x01\r\n\r\n`);
+        }
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', (err) => (text ? resolve(text) : reject(err)));
+    });
+    assert.match(raw, /^HTTP\/1\.1 200 /);
+    assert.match(raw, /text\/event-stream/);
+    assert.doesNotMatch(raw, /400 Bad Request/);
+    assert.doesNotMatch(raw, /late/);
+  });
+
   it('the server keeps answering well-formed requests afterwards', async () => {
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     assert.equal(res.status, 200);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { BASE62, MAX_ID_SEQUENCE, newId, newSequencedId, newTimeOrderedId, sequenceOfId } from '../../src/ids.js';
+import { BASE62, MAX_ID_SEQUENCE, newId, newSequencedId, newTimeOrderedId, sequenceOfId } from '../../src/lib/ids.js';
 
 it('ids: a sequenced id is req_ + the number in 6 base62 digits + 22 random ones, and gives its number back', () => {
   for (const seq of [0, 1, 61, 62, 3843, 1_000_000, MAX_ID_SEQUENCE]) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { issueKey } from '../../src/auth/keys.js';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import type { Store } from '../../src/storage/types.js';
 import { ADMIN_TOKEN, buildTestApp, createClock, listenOnLoopback, type TestApp } from '../helpers/app.js';

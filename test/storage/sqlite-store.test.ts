@@ -4,7 +4,7 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { MAX_ID_SEQUENCE } from '../../src/ids.js';
+import { MAX_ID_SEQUENCE } from '../../src/lib/ids.js';
 import { EVICTION_RUN_ROWS, GROUP_COMMIT_BUSY, GROUP_COMMIT_MAX_WAIT_TURNS, GROUP_COMMIT_ROWS } from '../../src/storage/sqlite/bins.js';
 import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
 import { CHECKPOINT_INTERVAL_MS } from '../../src/storage/sqlite/checkpointer.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { KEY_CHANGES_CHANNEL, type BinRecord, type CaptureOptions, type MockRecord, type NewCapture, type Store } from '../../src/storage/types.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);

@@ -1,5 +1,5 @@
 import { invalidField } from '../../errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../lib/json-depth.js';
 
 /** A token that cannot be read as a JWT; the message says which part failed. */
 export class JwtMalformedError extends Error {

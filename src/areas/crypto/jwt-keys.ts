@@ -1,9 +1,9 @@
 import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../json-depth.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../lib/json-depth.js';
 import { ecPublicPoint } from './ec-point.js';
 import { runInWorker } from './crypto-workers.js';
-import { createTtlCache } from '../../ttl-cache.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 import { HmacSecret } from './jwt-algorithms.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BASE62, randomString } from '../../ids.js';
+import { BASE62, randomString } from '../../lib/ids.js';
 
 /** nanoid's own URL-safe alphabet (its `urlAlphabet`): A-Z, a-z, 0-9, `_` and `-`, 64 characters, 6 bits each. */
 const NANOID_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';

@@ -1,4 +1,4 @@
-import { estimateJsonChars } from '../../json-size.js';
+import { estimateJsonChars } from '../../lib/json-size.js';
 
 /**
  * Work and memory bounds for one JMESPath evaluation. Multi-select lists, projections and

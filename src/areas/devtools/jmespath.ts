@@ -1,7 +1,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { DevutilError } from '../../errors.js';
-import { valueDepth } from '../../json-depth.js';
-import { isWellFormed } from '../../well-formed.js';
+import { valueDepth } from '../../lib/json-depth.js';
+import { isWellFormed } from '../../lib/well-formed.js';
 import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { ExpressionReference, listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';

@@ -1,5 +1,5 @@
-import { valueDepth } from '../../json-depth.js';
-import { estimateJsonChars } from '../../json-size.js';
+import { valueDepth } from '../../lib/json-depth.js';
+import { estimateJsonChars } from '../../lib/json-size.js';
 import type * as Compiler from './json-schema-compile.js';
 import { DEFAULT_DRAFT, draftOfDialect, draftRow, type Draft, type DraftRow } from './json-schema-drafts.js';
 import { describeFailures, type SchemaFailure } from './json-schema-messages.js';

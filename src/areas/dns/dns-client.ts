@@ -1,7 +1,7 @@
 import { promises as dns } from 'node:dns';
 import { performance } from 'node:perf_hooks';
 import { DevutilError, invalidField } from '../../errors.js';
-import { createTtlCache } from '../../ttl-cache.js';
+import { createTtlCache } from '../../lib/ttl-cache.js';
 import { createQueryTurns, type Ticket } from './query-turns.js';
 
 type Resolver = InstanceType<typeof dns.Resolver>;

@@ -1,7 +1,7 @@
 import { DevutilError } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { wellFormed } from '../../well-formed.js';
-import type { BinRecord, Store } from '../../storage/types.js';
+import { newId } from '../../lib/ids.js';
+import { wellFormed } from '../../lib/well-formed.js';
+import type { BinRecord, CapturedRequestRecord, CapturedRequestSummary, Page, PageOf, Store } from '../../storage/types.js';
 
 /** Lifetime of a bin when `ttl_seconds` is omitted (CONTRACT §2.1). */
 export const DEFAULT_BIN_TTL_SECONDS = 86_400;
@@ -69,4 +69,39 @@ export async function deleteOwnedBin(store: Store, binId: string, ownerKeyId: st
   if (!(await store.bins.deleteBin(binId))) throw new DevutilError('not_found', `No bin ${binId}.`);
   // The bin is gone either way; a stream that misses this message ends at its next heartbeat check.
   await store.pubsub.publish(binChannel(binId), BIN_CLOSED_MESSAGE).catch(() => undefined);
+}
+
+/**
+ * A page of the captured requests an owned bin retains, newest first.
+ *
+ * @example
+ *   const page = await listCapturedRequests(store, 'bin_abc', 'key_1', { limit: 50, offset: 0 }, Date.now());
+ */
+export async function listCapturedRequests(store: Store, binId: string, ownerKeyId: string, page: Page, now: number): Promise<PageOf<CapturedRequestSummary>> {
+  await findOwnedBin(store, binId, ownerKeyId, now);
+  return store.bins.listRequests(binId, page);
+}
+
+/**
+ * One captured request of an owned bin, in full; `not_found` when the bin or the request is unknown.
+ *
+ * @example
+ *   const record = await findCapturedRequest(store, 'bin_abc', 'req_000001…', 'key_1', Date.now());
+ */
+export async function findCapturedRequest(store: Store, binId: string, requestId: string, ownerKeyId: string, now: number): Promise<CapturedRequestRecord> {
+  await findOwnedBin(store, binId, ownerKeyId, now);
+  const record = await store.bins.getRequest(binId, requestId);
+  if (!record) throw new DevutilError('not_found', `No request ${requestId} in bin ${binId}.`);
+  return record;
+}
+
+/**
+ * Delete every captured request of an owned bin (the bin and its `request_count` stay); returns how many went.
+ *
+ * @example
+ *   await clearCapturedRequests(store, 'bin_abc', 'key_1', Date.now()) // 12
+ */
+export async function clearCapturedRequests(store: Store, binId: string, ownerKeyId: string, now: number): Promise<number> {
+  await findOwnedBin(store, binId, ownerKeyId, now);
+  return store.bins.clearRequests(binId);
 }

@@ -5,8 +5,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyBaseLogger } from 'fastify';
 import { DevutilError, errorBody } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
-import { logFailure, toDevutilError } from '../../http/error-handler.js';
-import { payloadTooLarge } from '../../http/request-body.js';
+import { logFailure, payloadTooLarge, toDevutilError } from '../../http/error-handler.js';
 import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {

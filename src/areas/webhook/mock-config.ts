@@ -1,6 +1,6 @@
 import { DevutilError, type FieldError } from '../../errors.js';
-import { newId } from '../../ids.js';
-import { isWellFormed, wellFormed } from '../../well-formed.js';
+import { newId } from '../../lib/ids.js';
+import { isWellFormed, wellFormed } from '../../lib/well-formed.js';
 import type { MockPatch, MockRecord } from '../../storage/types.js';
 import { HEADER_VALUE, HOP_BY_HOP, HTTP_TOKEN } from './replay-headers.js';
 

@@ -1,8 +1,8 @@
+import { deletedSchema, errorResponses, pageQuerySchema } from '../../http/schemas.js';
 import { httpMethodPattern, wordedPattern } from '../../http/validation.js';
 import { mockExample, mockSchema } from './mock-wire.js';
 
-/** Request and response schemas of the mock management endpoints (spec §4.2, CONTRACT §2.5). */
-
+/** Schemas of the mock management endpoints (spec §4.2, CONTRACT §2.5). */
 
 /** Configurable fields; `withDefaults` adds the create defaults (PATCH must not get them). */
 function mockFields(withDefaults: boolean) {
@@ -38,7 +38,7 @@ function mockFields(withDefaults: boolean) {
   };
 }
 
-export const createMockBody = {
+const createMockBody = {
   type: 'object',
   additionalProperties: false,
   properties: mockFields(true),
@@ -53,36 +53,75 @@ export const createMockBody = {
   }],
 } as const;
 
-export const patchMockBody = {
+const patchMockBody = {
   type: 'object',
   additionalProperties: false,
   properties: mockFields(false),
   examples: [{ status_code: 503, delay_ms: 2000 }],
 } as const;
 
-export const mockIdParams = {
+const mockIdParams = {
   type: 'object',
   required: ['mock_id'],
   properties: { mock_id: { type: 'string' } },
 } as const;
 
-export const mockResponse = {
+const mockResponse = {
   type: 'object',
   required: ['mock'],
   properties: { mock: mockSchema },
   examples: [{ mock: mockExample }],
 } as const;
 
-export const createdMockResponse = {
+const createdMockResponse = {
   type: 'object',
   required: ['mock', 'url'],
   properties: { mock: mockSchema, url: { type: 'string', description: 'Absolute serving URL.' } },
   examples: [{ mock: mockExample, url: 'http://127.0.0.1:8080/v1/mock/mock_8kLm2NpQr5StUvWxYz0aBc' }],
 } as const;
 
-export const mockListResponse = {
+const mockListResponse = {
   type: 'object',
   required: ['total', 'mocks'],
   properties: { total: { type: 'integer' }, mocks: { type: 'array', items: mockSchema } },
   examples: [{ total: 1, mocks: [mockExample] }],
 } as const;
+
+export const createMockSchema = {
+  summary: 'Create a mock endpoint',
+  description: 'The mock belongs to the calling key (other keys get 404). `url` is the absolute serving URL, built from ' +
+    '`PUBLIC_BASE_URL` when set, else from the request, and ends with `path` when one is set (the only place such a mock answers; ' +
+    '`mock.endpoint_url` stays the base path). `body` and `response_body` are exclusive (both → 422).',
+  body: createMockBody,
+  response: { 201: createdMockResponse },
+};
+
+export const listMocksSchema = {
+  summary: "List the caller's mocks",
+  description: '(beyond) Live mocks of the calling key, newest first; `total` counts them all.',
+  querystring: pageQuerySchema,
+  response: { 200: mockListResponse },
+};
+
+export const readMockSchema = {
+  summary: 'Read a mock with its hit count',
+  params: mockIdParams,
+  response: { 200: mockResponse, ...errorResponses('not_found') },
+};
+
+export const updateMockSchema = {
+  summary: 'Update a mock',
+  description: '(beyond) Changes only the given fields, with the same validation as creation. `headers` replaces the whole ' +
+    'set; `body` and `response_body` replace each other; `method: null` / `path: null` remove the restriction; ' +
+    '`ttl_seconds` restarts the lifetime from now; `hit_count` is kept.',
+  params: mockIdParams,
+  body: patchMockBody,
+  response: { 200: mockResponse, ...errorResponses('not_found') },
+};
+
+export const deleteMockSchema = {
+  summary: 'Delete a mock',
+  description: 'Afterwards the mock and its serving path answer 404.',
+  params: mockIdParams,
+  response: { 200: { ...deletedSchema('mock_id'), examples: [{ message: 'mock deleted', mock_id: 'mock_8kLm2NpQr5StUvWxYz0aBc' }] }, ...errorResponses('not_found') },
+};

@@ -1,48 +1,132 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { DevutilError } from '../../errors.js';
 import { CORS_HEADERS } from '../../http/cors.js';
-import { errorResponses } from '../../http/schemas.js';
-import { FIXED_HEADERS, mockHandler } from './mock-responder.js';
+import type { MockRecord } from '../../storage/types.js';
+import { servedBody } from './mock-wire.js';
 
-const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** Sent on every serving response, errors included; a mock's own headers cannot replace them. */
+const FIXED_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' };
+const BODYLESS_STATUSES = new Set([204, 304]);
+/** 205 Reset Content: no content (RFC 9110 §15.3.6), announced as `Content-Length: 0`. */
+const EMPTY_CONTENT_STATUS = 205;
+const EMPTY = Buffer.alloc(0);
 
-const DESCRIPTION = `No key needed: the mock id is the capability. Answers every method (unless the mock sets \`method\`:
-others get 405 with \`Allow\`; a GET mock also answers HEAD) at the base path and every sub-path (unless the mock sets
-\`path\`: other sub-paths get 404). Any request body and content type is accepted and ignored (up to MAX_BODY_BYTES).
+/** Headers the service sets on every serving response; the mock's own header of that name is not sent. */
+const SERVICE_HEADERS = new Set(['content-type', 'x-mock-id', 'x-request-id', ...Object.keys(FIXED_HEADERS)]);
 
-The response has the configured status, headers, content type (\`content_type\`, which wins over a \`content-type\` header; without it, that header) and
-body (\`body\`, else \`response_body\` JSON-encoded), plus \`X-Mock-Id\`, \`Access-Control-Allow-Origin: *\` (a custom
-header may replace it) and, always, \`X-Content-Type-Options: nosniff\` and \`Content-Security-Policy: sandbox\`.
-A browser's CORS preflight (OPTIONS with \`Origin\` and \`Access-Control-Request-Method\`) is answered for the mock, as
-Mockoon does, unless its \`method\` is OPTIONS: 204 with \`Access-Control-Allow-Origin\` (the mock's own, else \`*\`),
-\`-Allow-Methods\` (the mock's method, or the one asked), \`-Allow-Headers\` (those asked) and \`-Max-Age: 86400\` (a
-mock's own \`access-control-*\` headers win); it is neither delayed nor counted as a hit.
-HEAD, 204 and 304 carry no body; 205 (Reset Content) answers with \`Content-Length: 0\` and no body, as RFC 9110 requires.
+/** Interim (1xx) responses Node can send safely before the final one, by configured status. */
+const INTERIM_WRITERS: Record<number, (res: ServerResponse, mock: MockRecord) => void> = {
+  100: (res) => res.writeContinue(),
+  102: (res) => res.writeProcessing(),
+  // Node sends Early Hints only with a Link header; without one the mock sends only the final 200.
+  103: (res, mock) => {
+    if (mock.headers.link) res.writeEarlyHints({ link: mock.headers.link, 'x-mock-id': mock.id });
+  },
+};
 
-Informational \`status_code\` 100-199: a 1xx cannot be a final answer (a client would wait forever for the real one),
-so the mock first sends the informational response when it is one Node sends safely to an HTTP/1.1 client
-(100 Continue, 102 Processing, 103 Early Hints when the mock has a \`Link\` header), then a final **200** with the configured headers and
-body and \`X-Mock-Status\` set to the configured code. 101 (which would switch protocols) and the other 1xx codes get
-only that final 200.
+type ServeRequest = FastifyRequest<{ Params: { mock_id: string } }>;
 
-\`delay_ms\` is a timer: it blocks no other request, and when the client disconnects during the delay the timer is
-cleared, nothing is sent and the request is not counted. \`hit_count\` is incremented just before each response is
-sent, so it is exact as soon as the response arrives. On the embedded SQLite store the count is kept in memory and
-written to disk within a second (and before any listing), so a crash of the process can forget at most the last second of
-hits; on Redis each hit is an atomic increment. Unknown, deleted and expired mocks answer 404.`;
+/** Wait `ms`, unless the client goes away first; resolves false then (the timer is cleared). */
+function waitUnlessGone(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
+
+/** The part of the URL as sent after `/v1/mock/{mock_id}`, without the query (`""` for the base path). */
+function subPathOf(url: string): string {
+  const rest = url.split('?')[0].slice('/v1/mock/'.length);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? '' : rest.slice(slash);
+}
+
+function matchesPath(mock: MockRecord, url: string): boolean {
+  if (mock.path === null) return true;
+  const sub = subPathOf(url);
+  if (sub === mock.path) return true;
+  try {
+    return decodeURIComponent(sub) === mock.path;
+  } catch {
+    return false;
+  }
+}
+
+function allowedMethods(mock: MockRecord): string[] | null {
+  if (mock.method === null) return null;
+  return mock.method === 'GET' ? ['GET', 'HEAD'] : [mock.method];
+}
+
+const isPreflight = (request: FastifyRequest) =>
+  request.method === 'OPTIONS' && request.headers.origin !== undefined && request.headers['access-control-request-method'] !== undefined;
 
 /**
- * `ANY /v1/mock/{mock_id}[/sub/path]` (public) in its own plugin scope with a raw catch-all body
- * parser, so any body and content type is accepted (up to MAX_BODY_BYTES) and ignored.
+ * 204 to a CORS preflight, as Mockoon answers them: the origin the mock allows (its own
+ * `access-control-allow-origin`, else `*`), the methods it answers (the asked one when
+ * unrestricted), the request headers asked for, a day's max-age; the mock's own
+ * `access-control-allow-*` headers win.
  */
-export default async function mockServeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { config } = ctx;
-  // CONNECT never reaches a route: Node hands it to the server's 'connect' event.
-  const methods = app.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+function answerPreflight(request: FastifyRequest, reply: FastifyReply, mock: MockRecord, allowed: string[] | null): FastifyReply {
+  const own = (name: string) => (Object.hasOwn(mock.headers, name) ? mock.headers[name] : undefined);
+  reply.headers({
+    'access-control-allow-origin': own('access-control-allow-origin') ?? '*',
+    'access-control-allow-methods': own('access-control-allow-methods') ?? (allowed ?? [request.headers['access-control-request-method']!]).join(', '),
+    'access-control-allow-headers': own('access-control-allow-headers') ?? request.headers['access-control-request-headers'] ?? '*',
+    'access-control-max-age': own('access-control-max-age') ?? '86400',
+  });
+  const credentials = own('access-control-allow-credentials');
+  if (credentials) reply.header('access-control-allow-credentials', credentials);
+  return reply.code(204).header('x-mock-id', mock.id).send();
+}
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
-  app.addHook('onRequest', (request, reply, done) => {
+/**
+ * The configured answer: interim 1xx if any (then a final 200 with `X-Mock-Status`), the mock's
+ * headers in their order, then the service's, and the body (none for HEAD, 204 and 304; an empty
+ * one for 205). The mock's headers go on the response itself, where a name such as `__proto__`
+ * is an ordinary header; Node checks every name and value as it does for any response.
+ */
+function answerMock(request: FastifyRequest, reply: FastifyReply, mock: MockRecord): FastifyReply {
+  const interim = mock.statusCode < 200;
+  if (interim) {
+    const write = INTERIM_WRITERS[mock.statusCode];
+    if (write && request.raw.httpVersion === '1.1' && request.socket?.writable) write(reply.raw, mock);
+  }
+  for (const name of Object.keys(mock.headers)) {
+    if (!SERVICE_HEADERS.has(name) && !(interim && name === 'x-mock-status')) reply.raw.setHeader(name, mock.headers[name]!);
+  }
+  if (!Object.hasOwn(mock.headers, 'access-control-allow-origin')) reply.header('access-control-allow-origin', '*');
+  reply.header('content-type', mock.contentType).header('x-mock-id', mock.id);
+  if (interim) reply.header('x-mock-status', String(mock.statusCode));
+  reply.code(interim ? 200 : mock.statusCode);
+  if (BODYLESS_STATUSES.has(mock.statusCode)) return reply.send();
+  // Bytes, not text: Fastify would add `; charset=utf-8` to a JSON content type given with a string.
+  return reply.send(mock.statusCode === EMPTY_CONTENT_STATUS ? EMPTY : Buffer.from(servedBody(mock), 'utf8'));
+}
+
+/**
+ * Make a plugin scope the mock serving path's: one raw parser accepts any body and content type (up
+ * to the route's body limit) and ignores it, and every answer, errors included, carries the serving
+ * headers instead of the API's CORS headers.
+ *
+ * @example
+ *   await app.register(async (scope) => {
+ *     prepareMockServeScope(scope);
+ *     scope.route({ method: 'GET', url: '/v1/mock/:mock_id', config: { area: 'public' }, handler: (req, reply) => serveMock(ctx, req, reply) });
+ *   });
+ */
+export function prepareMockServeScope(scope: FastifyInstance): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+  scope.addHook('onRequest', (request, reply, done) => {
     // A mock answers with its own headers: not the API's CORS headers (src/http/cors.ts).
     for (const name of Object.keys(CORS_HEADERS)) reply.removeHeader(name);
     // Errors before the handler (413) carry the serving headers too.
@@ -52,28 +136,28 @@ export default async function mockServeRoutes(app: FastifyInstance, ctx: AppCont
     request.headers['content-type'] = 'application/octet-stream';
     done();
   });
-  const serve = mockHandler(ctx);
+}
 
-  const schema = {
-    summary: 'Serve a mock',
-    description: DESCRIPTION,
-    tags: ['webhook'],
-    response: {
-      200: {
-        description: "The mock's configured status (a 1xx is answered with 200, see above), headers, content type and body.",
-        type: 'string',
-        examples: ['{"status":"paid"}'],
-      },
-      204: { description: "A browser's CORS preflight, answered for the mock (see above); also a mock configured with status 204.", type: 'null' },
-      ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'storage_unavailable'),
-    },
-  };
-  // OpenAPI knows only the standard methods: other methods and sub-paths are the same operation, hidden.
-  const standard = methods.filter((m) => DOCUMENTED_METHODS.includes(m));
-  const extension = methods.filter((m) => !DOCUMENTED_METHODS.includes(m));
-  const hidden = { ...schema, hide: true };
-  const bodyLimit = config.maxBodyBytes;
-  app.route({ method: standard, url: '/v1/mock/:mock_id', config: { area: 'public' }, bodyLimit, schema, handler: serve });
-  app.route({ method: extension, url: '/v1/mock/:mock_id', config: { area: 'public' }, bodyLimit, schema: hidden, handler: serve });
-  app.route({ method: methods, url: '/v1/mock/:mock_id/*', config: { area: 'public' }, bodyLimit, schema: hidden, handler: serve });
+/**
+ * Serve a mock (spec §4.2, CONTRACT §2.5): find it, check its path and method, wait its delay
+ * unless the client leaves (then nothing is sent and the hit is not counted), count the hit
+ * (before the answer leaves), then answer.
+ *
+ * @example
+ *   scope.route({ method: 'GET', url: '/v1/mock/:mock_id', config: { area: 'public' }, handler: (req, reply) => serveMock(ctx, req, reply) });
+ */
+export async function serveMock(ctx: Pick<AppContext, 'store' | 'now'>, request: ServeRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+  const { store, now } = ctx;
+  const url = request.originalUrl;
+  const mock = await store.mocks.getMock(request.params.mock_id, now());
+  if (!mock || !matchesPath(mock, url)) throw new DevutilError('not_found', `No mock at ${url.split('?')[0]}.`);
+  const allowed = allowedMethods(mock);
+  // A browser's CORS preflight is answered for the mock (not counted, not delayed), unless the mock is an OPTIONS mock.
+  if (mock.method !== 'OPTIONS' && isPreflight(request)) return answerPreflight(request, reply, mock, allowed);
+  if (allowed && !allowed.includes(request.method)) {
+    throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
+  }
+  if (mock.delayMs > 0 && !(await waitUnlessGone(reply.raw, mock.delayMs))) return undefined;
+  if ((await store.mocks.recordMockHit(mock.id, now())) === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);
+  return answerMock(request, reply, mock);
 }

@@ -80,6 +80,17 @@ export function mockPath(mockId: string): string {
 }
 
 /**
+ * Where a mock answers, relative: its base path, or the only path it is restricted to
+ * (percent-encoded as a URL needs).
+ *
+ * @example
+ *   mockServingPath({ ...mock, id: 'mock_abc', path: '/a b' }) // '/v1/mock/mock_abc/a%20b'
+ */
+export function mockServingPath(mock: MockRecord): string {
+  return mockPath(mock.id) + (mock.path === null ? '' : encodeURI(mock.path));
+}
+
+/**
  * A mock as the API shows it.
  *
  * @example

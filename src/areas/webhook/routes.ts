@@ -1,20 +1,155 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import type { AppContext } from '../../context.js';
-import binRoutes from './bin-routes.js';
-import catchRoutes from './catch-routes.js';
-import mockRoutes from './mock-routes.js';
+import { DevutilError } from '../../errors.js';
+import { absoluteUrl } from '../../http/absolute-url.js';
+import type { Page } from '../../storage/types.js';
+import { clearCapturedRequests, createBin, deleteOwnedBin, findCapturedRequest, findOwnedBin, listCapturedRequests } from './bin-actions.js';
+import { createBinSchema, deleteBinSchema, listBinsSchema, readBinSchema, type CreateBinBody } from './bin-schemas.js';
+import { createCaptureStreams } from './bin-stream.js';
+import { captureRequest, prepareCatchScope } from './catch-request.js';
+import { catchSchema, catchSubPathSchema } from './catch-schemas.js';
+import { createMock, deleteOwnedMock, findOwnedMock, listOwnedMocks, updateOwnedMock } from './mock-actions.js';
+import type { MockInput } from './mock-config.js';
+import { createMockSchema, deleteMockSchema, listMocksSchema, readMockSchema, updateMockSchema } from './mock-schemas.js';
+import { prepareMockServeScope, serveMock } from './mock-serve.js';
+import { serveMockSchema } from './mock-serve-schemas.js';
+import { mockServingPath, mockToWire } from './mock-wire.js';
 import { startPurgeTimer } from './purge-timer.js';
-import replayRoutes from './replay-routes.js';
-import requestRoutes from './request-routes.js';
-import streamRoutes from './stream-routes.js';
+import { replayRequest } from './replay.js';
+import { replaySchema, type ReplayBody } from './replay-schemas.js';
+import { clearRequestsSchema, listRequestsSchema, readRequestSchema, streamSchema } from './request-schemas.js';
+import { binToWire, catchPath, requestToWire, summaryToWire } from './wire.js';
 
-/** Webhook area (spec §4.1-4.2, CONTRACT §2): bins, catch, captured requests, replay, mocks. */
+type BinParams = { Params: { bin_id: string } };
+type RequestParams = { Params: { bin_id: string; request_id: string } };
+type MockParams = { Params: { mock_id: string } };
+
+/** OpenAPI knows these methods; the other methods of a catch or mock route are the same operation, hidden. */
+const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The key that owns what this request creates or reads. Bins always need an owner, so an anonymous
+ * caller (an area opened by `PUBLIC_AREAS`) is asked for a key.
+ */
+function callerKeyId(request: FastifyRequest): string {
+  const key = request.principal?.key;
+  if (!key) throw new DevutilError('missing_api_key', 'Bins belong to an API key: send one in the X-API-Key header.');
+  return key.id;
+}
+
+/**
+ * Webhook area (spec §4.1-4.2, CONTRACT §2): every endpoint with its URL and the function that does
+ * its work. Bins, captured requests, streams and mocks need a key; the catch and mock serving paths
+ * are public (the id is the capability) and answer every method.
+ */
 export default async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(binRoutes, ctx);
-  await app.register(catchRoutes, ctx);
-  await app.register(requestRoutes, ctx);
-  await app.register(streamRoutes, ctx);
-  await app.register(replayRoutes, ctx);
-  await app.register(mockRoutes, ctx);
+  const { store, now, config } = ctx;
+  const webhook = { area: 'webhook' } as const;
+
+  // Bins (CONTRACT §2.1)
+  app.post<{ Body: CreateBinBody }>('/v1/bins', { config: webhook, schema: createBinSchema }, async (request, reply) => {
+    const bin = await createBin(store, { ownerKeyId: callerKeyId(request), name: request.body.name, ttlSeconds: request.body.ttl_seconds }, now());
+    return reply.status(201).send({ bin: binToWire(bin), url: absoluteUrl(config.publicBaseUrl, request, catchPath(bin.id)) });
+  });
+  app.get<{ Querystring: Page }>('/v1/bins', { config: webhook, schema: listBinsSchema }, async (request) => {
+    const page = await store.bins.listBins(callerKeyId(request), request.query, now());
+    return { total: page.total, bins: page.items.map(binToWire) };
+  });
+  app.get<BinParams>('/v1/bins/:bin_id', { config: webhook, schema: readBinSchema }, async (request) => ({
+    bin: binToWire(await findOwnedBin(store, request.params.bin_id, callerKeyId(request), now())),
+  }));
+  app.delete<BinParams>('/v1/bins/:bin_id', { config: webhook, schema: deleteBinSchema }, async (request) => {
+    await deleteOwnedBin(store, request.params.bin_id, callerKeyId(request), now());
+    return { message: 'bin deleted', bin_id: request.params.bin_id };
+  });
+
+  // Captured requests of a bin (CONTRACT §2.3)
+  app.get<BinParams & { Querystring: Page }>('/v1/bins/:bin_id/requests', { config: webhook, schema: listRequestsSchema }, async (request) => {
+    const page = await listCapturedRequests(store, request.params.bin_id, callerKeyId(request), request.query, now());
+    return { total: page.total, requests: page.items.map(summaryToWire) };
+  });
+  app.get<RequestParams>('/v1/bins/:bin_id/requests/:request_id', { config: webhook, schema: readRequestSchema }, async (request) => {
+    const { bin_id, request_id } = request.params;
+    return { request: requestToWire(await findCapturedRequest(store, bin_id, request_id, callerKeyId(request), now())) };
+  });
+  app.delete<BinParams>('/v1/bins/:bin_id/requests', { config: webhook, schema: clearRequestsSchema }, async (request) => {
+    const { bin_id } = request.params;
+    return { message: 'requests cleared', bin_id, deleted: await clearCapturedRequests(store, bin_id, callerKeyId(request), now()) };
+  });
+
+  // Live stream of a bin's captures, Server-Sent Events (CONTRACT §2.3)
+  const streams = createCaptureStreams(ctx);
+  app.addHook('preClose', async () => streams.endAll('server_shutdown'));
+  app.get<BinParams>('/v1/bins/:bin_id/stream', { config: webhook, schema: streamSchema }, async (request, reply) => {
+    const bin = await findOwnedBin(store, request.params.bin_id, callerKeyId(request), now());
+    return streams.open(request, reply, bin.id);
+  });
+
+  // Replay a captured request (spec §4.1, CONTRACT §2.4)
+  app.post<RequestParams & { Body: ReplayBody }>('/v1/bins/:bin_id/requests/:request_id/replay', { config: webhook, schema: replaySchema }, async (request) =>
+    replayRequest(ctx, {
+      binId: request.params.bin_id,
+      requestId: request.params.request_id,
+      ownerKeyId: request.principal?.key?.id,
+      targetUrl: request.body.target_url,
+      method: request.body.method,
+      headers: request.body.headers,
+    }));
+
+  // Catch (CONTRACT §2.2): ANY /v1/catch/{bin_id} and ANY /v1/catch/{bin_id}/*, every body kept byte for byte
+  await app.register(async (scope) => {
+    prepareCatchScope(scope, ctx);
+    const capture = (request: FastifyRequest<BinParams>, reply: FastifyReply) => captureRequest(ctx, request, reply);
+    routeEveryMethod(scope, '/v1/catch/:bin_id', catchSchema, config.maxBodyBytes, capture);
+    routeEveryMethod(scope, '/v1/catch/:bin_id/*', catchSubPathSchema, config.maxBodyBytes, capture);
+  });
+
+  // Mocks (spec §4.2, CONTRACT §2.5)
+  app.post<{ Body: MockInput }>('/v1/mocks', { config: webhook, schema: createMockSchema }, async (request, reply) => {
+    const mock = await createMock(store, request.body, request.principal?.key?.id, now());
+    return reply.status(201).send({ mock: mockToWire(mock), url: absoluteUrl(config.publicBaseUrl, request, mockServingPath(mock)) });
+  });
+  app.get<{ Querystring: Page }>('/v1/mocks', { config: webhook, schema: listMocksSchema }, async (request) => {
+    const page = await listOwnedMocks(store, request.principal?.key?.id, request.query, now());
+    return { total: page.total, mocks: page.items.map(mockToWire) };
+  });
+  app.get<MockParams>('/v1/mocks/:mock_id', { config: webhook, schema: readMockSchema }, async (request) => ({
+    mock: mockToWire(await findOwnedMock(store, request.params.mock_id, request.principal?.key?.id, now())),
+  }));
+  app.patch<MockParams & { Body: MockInput }>('/v1/mocks/:mock_id', { config: webhook, schema: updateMockSchema }, async (request) => ({
+    mock: mockToWire(await updateOwnedMock(store, request.params.mock_id, request.body, request.principal?.key?.id, now())),
+  }));
+  app.delete<MockParams>('/v1/mocks/:mock_id', { config: webhook, schema: deleteMockSchema }, async (request) => {
+    await deleteOwnedMock(store, request.params.mock_id, request.principal?.key?.id, now());
+    return { message: 'mock deleted', mock_id: request.params.mock_id };
+  });
+
+  // Mock serving (CONTRACT §2.5): ANY /v1/mock/{mock_id} and ANY /v1/mock/{mock_id}/*, any body accepted and ignored
+  await app.register(async (scope) => {
+    prepareMockServeScope(scope);
+    const serve = (request: FastifyRequest<MockParams>, reply: FastifyReply) => serveMock(ctx, request, reply);
+    routeEveryMethod(scope, '/v1/mock/:mock_id', serveMockSchema, config.maxBodyBytes, serve);
+    // A sub-path is the same operation as the base path: not documented twice.
+    routeEveryMethod(scope, '/v1/mock/:mock_id/*', { ...serveMockSchema, hide: true }, config.maxBodyBytes, serve);
+  });
+
   startPurgeTimer(app, ctx);
+}
+
+/**
+ * Register a public `url` for every method the server accepts but CONNECT (which Node hands to the
+ * server's 'connect' event, never to a route): the standard methods documented with `schema`, the
+ * extension methods (PURGE, PROPFIND, ...) as the same operation, hidden from the OpenAPI document.
+ */
+function routeEveryMethod<P>(
+  scope: FastifyInstance,
+  url: string,
+  schema: FastifySchema,
+  bodyLimit: number,
+  handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const methods = scope.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
+  const route = { url, config: { area: 'public' as const }, bodyLimit, handler };
+  scope.route<{ Params: P }>({ ...route, method: methods.filter((m) => DOCUMENTED_METHODS.includes(m)), schema });
+  scope.route<{ Params: P }>({ ...route, method: methods.filter((m) => !DOCUMENTED_METHODS.includes(m)), schema: { ...schema, hide: true } });
 }

@@ -1,5 +1,5 @@
 import { DevutilError } from '../../errors.js';
-import { MAX_ID_SEQUENCE, newSequencedId, sequenceOfId } from '../../ids.js';
+import { MAX_ID_SEQUENCE, newSequencedId, sequenceOfId } from '../../lib/ids.js';
 import type { Announcement, BinRecord, BinStore, Captured, CapturedRequestSummary, NewCapture, PubSub } from '../types.js';
 import { PURGE_CHUNK_ROWS, REQUEST_KEY_SPAN, run, type Db } from './database.js';
 

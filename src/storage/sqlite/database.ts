@@ -138,7 +138,7 @@ export const MIGRATIONS: readonly string[] = [
   // Version 6: a captured request's rowid is its bin's `key` * 2^32 + its bin_seq, so a bin's
   // requests are one range of the table and the index on (bin_id, bin_seq, id) goes: keeping it
   // cost 12% of catch throughput side by side (its leaf pages rewritten on every group commit).
-  // Requests captured from now on are named by their bin_seq (ids.ts, newSequencedId) and found by
+  // Requests captured from now on are named by their bin_seq (src/lib/ids.ts, newSequencedId) and found by
   // their key; older ids are found by a scan of their bin's range. `bins.key` is an explicit
   // INTEGER PRIMARY KEY (VACUUM may renumber an implicit rowid) with AUTOINCREMENT (a deleted
   // bin's key is never given again), taken from the old rowid. `retained_after` becomes exact

@@ -1,12 +1,16 @@
-import type { FastifyInstance } from 'fastify';
-import { performance } from 'node:perf_hooks';
-import type { AppContext } from '../../context.js';
-import { DevutilError, invalidField } from '../../errors.js';
 import { errorResponses } from '../../http/schemas.js';
 import { httpMethodPattern } from '../../http/validation.js';
-import { buildReplayHeaders } from './replay-headers.js';
-import { elapsedSince, REPLAY_BODY_LIMIT, REPLAY_TIMEOUT_MS, sendReplay } from './replay-send.js';
-import { checkTarget, parseTargetUrl } from './ssrf-guard.js';
+import { requestParams } from './request-schemas.js';
+import { REPLAY_BODY_LIMIT, REPLAY_TIMEOUT_MS } from './replay-send.js';
+
+/** Schemas of the replay endpoint (spec §4.1, CONTRACT §2.4). */
+
+/** The body of a replay once validated. */
+export interface ReplayBody {
+  target_url: string;
+  method?: string;
+  headers?: Record<string, string>;
+}
 
 const replayBody = {
   type: 'object',
@@ -64,60 +68,10 @@ no status line by then → 504 \`upstream_timeout\`; a body still arriving then 
 Unresolvable host, refused connection, TLS or protocol failure → 502 \`upstream_error\`. At most ${REPLAY_BODY_LIMIT} bytes of
 the answer are read, then the connection is closed. \`elapsed_ms\` includes name resolution.`;
 
-/** Run `work` with a deadline; past it, 504 `upstream_timeout`. */
-function withDeadline<T>(work: Promise<T>, ms: number, host: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DevutilError('upstream_timeout', `${host} could not be resolved within ${ms / 1000} s.`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** `POST /v1/bins/:bin_id/requests/:request_id/replay` (spec §4.1, CONTRACT §2.4). */
-export default async function replayRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.post<{
-    Params: { bin_id: string; request_id: string };
-    Body: { target_url: string; method?: string; headers?: Record<string, string> };
-  }>('/v1/bins/:bin_id/requests/:request_id/replay', {
-    config: { area: 'webhook' },
-    schema: {
-      summary: 'Replay a captured request to a target URL',
-      description: DESCRIPTION,
-      params: {
-        type: 'object',
-        required: ['bin_id', 'request_id'],
-        properties: { bin_id: { type: 'string' }, request_id: { type: 'string' } },
-      },
-      body: replayBody,
-      response: { 200: replayResult, ...errorResponses('not_found', 'target_not_allowed', 'upstream_error', 'upstream_timeout') },
-    },
-  }, async (request) => {
-    const { bin_id: binId, request_id: requestId } = request.params;
-    const bin = await ctx.store.bins.getBin(binId, ctx.now());
-    const ownerId = request.principal?.key?.id;
-    if (!bin || ownerId === undefined || bin.ownerKeyId !== ownerId) throw new DevutilError('not_found', `No bin with id ${binId}.`);
-    const captured = await ctx.store.bins.getRequest(binId, requestId);
-    if (!captured) throw new DevutilError('not_found', `No request ${requestId} in bin ${binId}.`);
-
-    const url = parseTargetUrl(request.body.target_url);
-    const method = (request.body.method ?? captured.method).toUpperCase();
-    if (method === 'CONNECT') throw invalidField('method', 'CONNECT cannot be replayed');
-    const headers = buildReplayHeaders(captured.headers, request.body.headers, url.host);
-
-    const started = performance.now();
-    const target = await withDeadline(
-      checkTarget(url, { allowPrivate: ctx.config.replayAllowPrivate, allowHosts: ctx.config.replayAllowHosts, resolve: ctx.resolveHost }),
-      REPLAY_TIMEOUT_MS,
-      url.hostname,
-    );
-    const answer = await sendReplay({ target, method, headers, body: captured.body, timeoutMs: REPLAY_TIMEOUT_MS - (performance.now() - started) });
-    return {
-      replayed_to: url.href,
-      response_status: answer.status,
-      response_headers: answer.headers,
-      response_body: answer.body,
-      response_truncated: answer.truncated,
-      elapsed_ms: elapsedSince(started),
-    };
-  });
-}
+export const replaySchema = {
+  summary: 'Replay a captured request to a target URL',
+  description: DESCRIPTION,
+  params: requestParams,
+  body: replayBody,
+  response: { 200: replayResult, ...errorResponses('not_found', 'target_not_allowed', 'upstream_error', 'upstream_timeout') },
+};
