@@ -27,7 +27,13 @@ async function requestFor(service) {
   const post = async (path, body) => (await fetch(service.url + path, { method: 'POST', headers: h, body: JSON.stringify(body) })).json();
   const c = await CASES[name]({ h, post });
   const body = typeof c.body === 'string' ? c.body : c.body ? JSON.stringify(c.body) : undefined;
-  const options = { url: service.url + c.path, connections: 50, headers: c.headers ?? {}, method: c.method ?? (c.body ? 'POST' : 'GET'), body };
+  const options = {
+    url: service.url + c.path,
+    connections: 50,
+    headers: c.headers ?? {},
+    method: c.method ?? (c.body ? 'POST' : 'GET'),
+    body,
+  };
   const first = await fetch(options.url, { method: options.method, headers: options.headers, body: options.body });
   if (first.status !== 200) throw new Error(`${service.url}${c.path}: ${first.status} ${await first.text()}`);
   return options;
@@ -50,8 +56,12 @@ try {
     for (const i of round % 2 ? [1, 0] : [0, 1]) {
       const before = readCpuMicros(services[i].process.pid);
       const r = await autocannon({ ...requests[i], duration: seconds });
-      if (r.non2xx || r.errors || r.timeouts) throw new Error(`build ${i ? labelB : labelA}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-      runs[i].push({ rps: Math.round(r.requests.average), cpu: Math.round(((readCpuMicros(services[i].process.pid) - before) / r.requests.total) * 10) / 10 });
+      if (r.non2xx || r.errors || r.timeouts)
+        throw new Error(`build ${i ? labelB : labelA}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      runs[i].push({
+        rps: Math.round(r.requests.average),
+        cpu: Math.round(((readCpuMicros(services[i].process.pid) - before) / r.requests.total) * 10) / 10,
+      });
     }
   }
   const rows = [labelA, labelB].map((label, i) => ({

@@ -21,28 +21,47 @@ async function rate(job, concurrency, seconds) {
   const start = performance.now();
   const end = start + seconds * 1000;
   const latencies = [];
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      await job();
-      latencies.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const t = performance.now();
+        await job();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
   const elapsed = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * p) - 1)]);
-  return { hashes_per_s: Math.round((latencies.length / elapsed) * 10) / 10, hashes: latencies.length, p50_ms: pct(0.5), p99_ms: pct(0.99) };
+  return {
+    hashes_per_s: Math.round((latencies.length / elapsed) * 10) / 10,
+    hashes: latencies.length,
+    p50_ms: pct(0.5),
+    p99_ms: pct(0.99),
+  };
 }
 
 const service = await startService();
 try {
   const headers = { 'x-api-key': service.apiKey };
   const cases = [
-    { title: 'hash-password argon2id (m=19456, t=2, p=1)', body: { password: 'correct horse battery staple' }, prefix: '$argon2id$v=19$m=19456,t=2,p=1$' },
-    { title: 'hash-password bcrypt cost 12', body: { password: 'correct horse battery staple', algorithm: 'bcrypt', cost: 12 }, prefix: '$2b$12$' },
+    {
+      title: 'hash-password argon2id (m=19456, t=2, p=1)',
+      body: { password: 'correct horse battery staple' },
+      prefix: '$argon2id$v=19$m=19456,t=2,p=1$',
+    },
+    {
+      title: 'hash-password bcrypt cost 12',
+      body: { password: 'correct horse battery staple', algorithm: 'bcrypt', cost: 12 },
+      prefix: '$2b$12$',
+    },
   ];
   for (const c of cases) {
-    const res = await fetch(`${service.url}/v1/auth/hash-password`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+    const res = await fetch(`${service.url}/v1/auth/hash-password`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(c.body),
+    });
     const body = await res.json();
     if (res.status !== 200 || !body.hash.startsWith(c.prefix)) throw new Error(`${c.title}: ${res.status} ${JSON.stringify(body)}`);
   }
@@ -50,7 +69,11 @@ try {
   const concurrency = 2 * cores;
   for (const c of cases) {
     const post = async () => {
-      const res = await fetch(`${service.url}/v1/auth/hash-password`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+      const res = await fetch(`${service.url}/v1/auth/hash-password`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(c.body),
+      });
       if (res.status !== 200) throw new Error(`${c.title}: ${res.status}`);
       await res.arrayBuffer();
     };
@@ -61,7 +84,9 @@ try {
   rows.push({ title: `library only: argon2id defaults, ${cores} in parallel`, ...argonLib });
   rows.push({ title: `library only: bcrypt cost 12, ${cores} in parallel`, ...bcryptLib });
   writeResults('crypto-passwords', {
-    note: `${cores} cores, ${duration} s per HTTP row. The service hashes at most ${Math.max(1, Math.min(cores, 3))} at a time; more clients queue (latency includes the wait). Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (other work on the machine lowers these numbers).`,
+    note: `${cores} cores, ${duration} s per HTTP row. The service hashes at most ${Math.max(1, Math.min(cores, 3))} at a time; more clients queue (latency includes the wait). Load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')} (other work on the machine lowers these numbers).`,
     rows,
     verdicts: [
       `argon2id (OWASP defaults) through HTTP: ${rows[0].hashes_per_s} hashes/s on ${cores} cores (library alone: ${argonLib.hashes_per_s}/s)`,

@@ -21,7 +21,11 @@ function readCpuMicros(pid) {
 const service = await startService();
 const headers = { 'x-api-key': service.apiKey };
 const post = async (path, body) => {
-  const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 };
 
@@ -30,7 +34,11 @@ try {
     { title: 'GET /healthz', path: '/healthz', method: 'GET' },
     { title: 'hash sha256 (64 B)', path: '/v1/auth/hash', body: BODIES.sha256 },
     { title: 'hmac sha256 (64 B)', path: '/v1/auth/hmac', body: { data: 'x'.repeat(64), key: 'bench-secret', algorithm: 'sha256' } },
-    { title: 'totp-verify SHA1', path: '/v1/auth/totp-verify', body: { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, timestamp: 59 } },
+    {
+      title: 'totp-verify SHA1',
+      path: '/v1/auth/totp-verify',
+      body: { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, timestamp: 59 },
+    },
   ];
 
   // JWT routes belong to another part of the area: include them only when they answer.
@@ -38,15 +46,29 @@ try {
   const hs = await post('/v1/auth/jwt-generate', { payload, algorithm: 'HS256', secret: hsSecret });
   if (hs.status === 200) {
     cases.push({ title: 'jwt-generate HS256', path: '/v1/auth/jwt-generate', body: { payload, algorithm: 'HS256', secret: hsSecret } });
-    cases.push({ title: 'jwt-verify HS256', path: '/v1/auth/jwt-verify', body: { token: hs.body.token, secret: hsSecret }, expect: (b) => b.valid === true });
+    cases.push({
+      title: 'jwt-verify HS256',
+      path: '/v1/auth/jwt-verify',
+      body: { token: hs.body.token, secret: hsSecret },
+      expect: (b) => b.valid === true,
+    });
   }
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const privatePem = privateKey.export({ type: 'pkcs8', format: 'pem' });
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' });
   const es = await post('/v1/auth/jwt-generate', { payload, algorithm: 'ES256', private_key: privatePem });
   if (es.status === 200) {
-    cases.push({ title: 'jwt-generate ES256', path: '/v1/auth/jwt-generate', body: { payload, algorithm: 'ES256', private_key: privatePem } });
-    cases.push({ title: 'jwt-verify ES256', path: '/v1/auth/jwt-verify', body: { token: es.body.token, public_key: publicPem }, expect: (b) => b.valid === true });
+    cases.push({
+      title: 'jwt-generate ES256',
+      path: '/v1/auth/jwt-generate',
+      body: { payload, algorithm: 'ES256', private_key: privatePem },
+    });
+    cases.push({
+      title: 'jwt-verify ES256',
+      path: '/v1/auth/jwt-verify',
+      body: { token: es.body.token, public_key: publicPem },
+      expect: (b) => b.valid === true,
+    });
   }
 
   // Check each request once before loading it, so a benchmark of error answers cannot pass unnoticed.
@@ -62,7 +84,13 @@ try {
   const [healthCase, ...loadCases] = cases;
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const timed = async (c) => {
-    const options = { url: `${service.url}${c.path}`, method: c.method ?? 'POST', headers: c.body ? headers : {}, body: c.body, title: c.title };
+    const options = {
+      url: `${service.url}${c.path}`,
+      method: c.method ?? 'POST',
+      headers: c.body ? headers : {},
+      body: c.body,
+      title: c.title,
+    };
     await measure({ ...options, duration: 1, warmup: 0 });
     const before = readCpuMicros(service.process.pid);
     const r = await measure({ ...options, duration, warmup: 0 });
@@ -89,13 +117,19 @@ try {
       rps_pct_rounds: pairs.map((p) => p.rpsPct).join(' / '),
     });
   }
-  rows.unshift({ title: 'GET /healthz (median of all runs)', rps: median(healthRuns.map((h) => h.rps)), cpu_us_per_req: median(healthRuns.map((h) => h.cpu_us_per_req)) });
+  rows.unshift({
+    title: 'GET /healthz (median of all runs)',
+    rps: median(healthRuns.map((h) => h.rps)),
+    cpu_us_per_req: median(healthRuns.map((h) => h.cpu_us_per_req)),
+  });
   const verdict = (title) => {
     const row = rows.find((r) => r.title === title);
     if (!row) return `${title}: route not available in this build`;
     const met = (pct) => (pct >= 60 ? 'met' : 'NOT met');
-    return `${title}: ${row.cpu_capacity_pct_of_healthz}% of /healthz by service CPU per request (${met(row.cpu_capacity_pct_of_healthz)}), ` +
-      `${row.rps_pct_of_healthz}% by requests/s (${met(row.rps_pct_of_healthz)}); target >= 60%`;
+    return (
+      `${title}: ${row.cpu_capacity_pct_of_healthz}% of /healthz by service CPU per request (${met(row.cpu_capacity_pct_of_healthz)}), ` +
+      `${row.rps_pct_of_healthz}% by requests/s (${met(row.rps_pct_of_healthz)}); target >= 60%`
+    );
   };
   writeResults('crypto', {
     note: `One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; small JSON bodies. Each case: ${rounds} rounds of ${duration} s (after 1 s warm-up), each paired with a /healthz run just before it; shown: the pair with the median CPU ratio (rps_pct_rounds lists every pair). cpu_us_per_req = service process CPU time / requests; cpu_capacity_pct = healthz CPU per request / case CPU per request, i.e. the throughput the case would keep relative to /healthz on an otherwise idle core. The machine (2 cores) was shared with other builds and test runs, so requests/s swing widely between rounds.`,

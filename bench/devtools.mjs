@@ -23,9 +23,18 @@ const TOOLS = [
   },
   { title: 'json-to-schema', path: '/v1/json-to-schema', body: { data: people } },
   // 16 connections: one key may have 3 patterns running and 16 waiting (REGEX_POOL); at 50 most answers were 429s.
-  { title: 'regex-extract (16 connections)', path: '/v1/regex-extract', connections: 16, body: { pattern: '(?<user>\\w+)@(?<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
+  {
+    title: 'regex-extract (16 connections)',
+    path: '/v1/regex-extract',
+    connections: 16,
+    body: { pattern: '(?<user>\\w+)@(?<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' },
+  },
   { title: 'number-format (currency de_DE)', path: '/v1/number-format', target: 60, body: BODIES.numberCurrency },
-  { title: 'date-format', path: '/v1/date-format', body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' } },
+  {
+    title: 'date-format',
+    path: '/v1/date-format',
+    body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' },
+  },
   { title: 'array-ops (sort by key, the 5 records of the JMESPath case)', path: '/v1/array-ops', target: 60, body: BODIES.sortPeople },
   {
     title: 'array-ops (sort by key, 20 objects)',
@@ -40,7 +49,13 @@ const TOOLS = [
     body: {
       rows: 10,
       seed: 42,
-      fields: [{ name: 'id', type: 'sequence' }, { name: 'name', type: 'name' }, { name: 'email', type: 'email' }, { name: 'price', type: 'price' }, { name: 'sku', type: 'regex', options: { pattern: '[A-Z]{3}-\\d{4}' } }],
+      fields: [
+        { name: 'id', type: 'sequence' },
+        { name: 'name', type: 'name' },
+        { name: 'email', type: 'email' },
+        { name: 'price', type: 'price' },
+        { name: 'sku', type: 'regex', options: { pattern: '[A-Z]{3}-\\d{4}' } },
+      ],
     },
   },
 ];
@@ -52,11 +67,17 @@ service.process.stderr.on('data', (chunk) => (serviceLog = (serviceLog + chunk).
 /** A run is only worth recording if the service stayed up and answered without transport errors. */
 const checkAlive = (title) => {
   if (service.process.exitCode !== null || service.process.signalCode !== null) {
-    throw new Error(`service died during "${title}" (exit ${service.process.exitCode}, signal ${service.process.signalCode}): ${serviceLog}`);
+    throw new Error(
+      `service died during "${title}" (exit ${service.process.exitCode}, signal ${service.process.signalCode}): ${serviceLog}`,
+    );
   }
 };
 const post = async (path, body) => {
-  const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json().catch(() => null) };
 };
 
@@ -67,7 +88,8 @@ try {
   for (const tool of TOOLS) {
     const res = await post(tool.path, tool.body);
     if (res.status === 404 && res.body?.code === 'not_found') skipped.push(tool.title);
-    else if (res.status !== 200 || (tool.expect && !tool.expect(res.body))) throw new Error(`${tool.title}: ${res.status} ${JSON.stringify(res.body)}`);
+    else if (res.status !== 200 || (tool.expect && !tool.expect(res.body)))
+      throw new Error(`${tool.title}: ${res.status} ${JSON.stringify(res.body)}`);
     else available.push(tool);
   }
 
@@ -94,9 +116,12 @@ try {
     const row = rows.find((r) => r.title === t.title);
     if (row) verdicts.push(`${t.title}: ${row.pct_of_healthz}% of /healthz requests/s, no target (${t.note})`);
   }
-  for (const title of skipped) if (!TOOLS.find((t) => t.title === title).target) verdicts.push(`${title}: SKIPPED, route not available in this build`);
+  for (const title of skipped)
+    if (!TOOLS.find((t) => t.title === title).target) verdicts.push(`${title}: SKIPPED, route not available in this build`);
   // A rate that counts refusals (429) or errors measures those, not the tool.
-  for (const row of rows) if (row.non2xx > 0 || row.errors > 0) verdicts.push(`${row.title}: ${row.non2xx} non-2xx answers and ${row.errors} errors: its requests/s are not the tool's`);
+  for (const row of rows)
+    if (row.non2xx > 0 || row.errors > 0)
+      verdicts.push(`${row.title}: ${row.non2xx} non-2xx answers and ${row.errors} errors: its requests/s are not the tool's`);
   writeResults('devtools', {
     load_average_at_start: loadAtStart,
     note: `${rounds} rounds of ${duration} s per case, each right after a ${duration} s GET /healthz run; pct_of_healthz and cpu_pct_of_healthz are the medians of those paired ratios. One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key; each devtools call also records its credit use), 50 connections, autocannon in this process; small JSON bodies.`,

@@ -26,9 +26,24 @@ try {
     { title: 'GET /healthz', path: '/healthz', method: 'GET', headers: {} },
     // Any keyed route pays for key lookup, rate limit and credits; /v1/account shows that floor.
     { title: 'GET /v1/account (keyed, no work)', path: '/v1/account', method: 'GET', expect: (b) => b.plan === 'unlimited' },
-    { title: 'GET /v1/lookup A (cached)', path: '/v1/lookup?domain=bench.test&type=A', method: 'GET', expect: (b) => b.records.length === 2 },
-    { title: 'POST /v1/devtools/dns-lookup A (cached)', path: '/v1/devtools/dns-lookup', body: { domain: 'bench.test', type: 'A' }, expect: (b) => b.records.length === 2 },
-    { title: 'GET /v1/lookup SPF (cached, parsed)', path: '/v1/lookup?domain=bench.test&type=SPF', method: 'GET', expect: (b) => b.records[0]?.mechanisms.length === 3 },
+    {
+      title: 'GET /v1/lookup A (cached)',
+      path: '/v1/lookup?domain=bench.test&type=A',
+      method: 'GET',
+      expect: (b) => b.records.length === 2,
+    },
+    {
+      title: 'POST /v1/devtools/dns-lookup A (cached)',
+      path: '/v1/devtools/dns-lookup',
+      body: { domain: 'bench.test', type: 'A' },
+      expect: (b) => b.records.length === 2,
+    },
+    {
+      title: 'GET /v1/lookup SPF (cached, parsed)',
+      path: '/v1/lookup?domain=bench.test&type=SPF',
+      method: 'GET',
+      expect: (b) => b.records[0]?.mechanisms.length === 3,
+    },
     { title: 'GET /v1/geo/ip-lookup 8.8.8.8', path: '/v1/geo/ip-lookup?ip=8.8.8.8', method: 'GET', expect: (b) => b.country_code === 'US' },
   ];
 
@@ -50,7 +65,15 @@ try {
   const [healthzCase, ...routeCases] = cases;
   const runs = new Map(cases.map((c) => [c.title, []]));
   const ratios = new Map(routeCases.map((c) => [c.title, []]));
-  const run = (c) => measure({ url: `${service.url}${c.path}`, method: c.method ?? 'POST', headers: c.headers ?? headers, body: c.body, duration, title: c.title });
+  const run = (c) =>
+    measure({
+      url: `${service.url}${c.path}`,
+      method: c.method ?? 'POST',
+      headers: c.headers ?? headers,
+      body: c.body,
+      duration,
+      title: c.title,
+    });
   for (let round = 0; round < rounds; round++) {
     for (const c of routeCases) {
       const base = await run(healthzCase);
@@ -81,8 +104,10 @@ try {
   const pct = (title) => rows.find((r) => r.title === title).pct_of_healthz;
   const verdict = (title) => `${title} at ${pct(title)}% of /healthz (target >= 60%): ${pct(title) >= 60 ? 'met' : 'NOT met'}`;
   writeResults('dns', {
-    note: `${rounds} rounds; in each, GET /healthz is measured right before every route and pct_of_healthz is the median of those paired ratios. ` + 'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; '
-      + 'DNS_SERVERS = a UDP DNS server in this process on 127.0.0.1 serving bench.test with TTL 3600, so lookups are answered from the service\'s cache.',
+    note:
+      `${rounds} rounds; in each, GET /healthz is measured right before every route and pct_of_healthz is the median of those paired ratios. ` +
+      'One service process (LOG_LEVEL=warn, SQLite store, unlimited-plan key), 50 connections, autocannon in this process; ' +
+      "DNS_SERVERS = a UDP DNS server in this process on 127.0.0.1 serving bench.test with TTL 3600, so lookups are answered from the service's cache.",
     upstream_queries_during_load: dns.queries() - queriesBefore,
     rows,
     verdicts: [

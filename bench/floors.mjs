@@ -22,7 +22,13 @@ const MOCK_BYTES = 256;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-const base = { id: 'evt_1NqKx2Lk', type: 'invoice.paid', created: 1795300000, data: { object: { amount: 1050, currency: 'eur' } }, pad: '' };
+const base = {
+  id: 'evt_1NqKx2Lk',
+  type: 'invoice.paid',
+  created: 1795300000,
+  data: { object: { amount: 1050, currency: 'eur' } },
+  pad: '',
+};
 const payload = JSON.stringify({ ...base, pad: 'x'.repeat(1024 - JSON.stringify(base).length) });
 
 const service = await startService({ dist, env: { BIN_MAX_REQUESTS: '1000' } });
@@ -35,12 +41,18 @@ try {
   const bareMock = await startBareServer({ bodyBytes: MOCK_BYTES });
   servers.push(bareMock);
   const mockBody = await (await fetch(`${bareMock.url}/`)).text();
-  const { url: mockUrl } = await post('/v1/mocks', { ttl_seconds: 172800, body: mockBody, content_type: 'application/json; charset=utf-8' });
+  const { url: mockUrl } = await post('/v1/mocks', {
+    ttl_seconds: 172800,
+    body: mockBody,
+    content_type: 'application/json; charset=utf-8',
+  });
   const { url: catchUrl } = await post('/v1/bins', { ttl_seconds: 172800 });
   const ack = await (await fetch(catchUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload })).text();
   const bareCatch = await startBareServer({ bodyBytes: Buffer.byteLength(ack) });
   servers.push(bareCatch);
-  const ceiling = await startScriptServer('fastify-ceiling-server.mjs', { env: { DIST: dist, MOCK_BODY_BYTES: String(MOCK_BYTES), ACK_BYTES: String(Buffer.byteLength(ack)) } });
+  const ceiling = await startScriptServer('fastify-ceiling-server.mjs', {
+    env: { DIST: dist, MOCK_BODY_BYTES: String(MOCK_BYTES), ACK_BYTES: String(Buffer.byteLength(ack)) },
+  });
   servers.push(ceiling);
   const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
 
@@ -61,7 +73,10 @@ try {
     {
       title: 'POST /v1/catch/{bin_id} (1 KB JSON, durable)',
       service: { url: catchUrl, method: 'POST', headers: json, body: payload },
-      baselines: { bare: { url: `${bareCatch.url}/`, method: 'POST', headers: json, body: payload }, ceiling: { url: `${ceiling.url}/catch`, method: 'POST', headers: json, body: payload } },
+      baselines: {
+        bare: { url: `${bareCatch.url}/`, method: 'POST', headers: json, body: payload },
+        ceiling: { url: `${ceiling.url}/catch`, method: 'POST', headers: json, body: payload },
+      },
       floors: { bare: 40 },
     },
     tool('json-transform (JMESPath)', '/v1/json-transform', BODIES.jmespath),
@@ -74,7 +89,11 @@ try {
   // Every request answers 200 before anything is measured.
   for (const c of cases) {
     for (const target of [c.service, ...Object.values(c.baselines)]) {
-      const res = await fetch(target.url, { method: target.method ?? 'GET', headers: target.headers, body: target.body === undefined ? undefined : typeof target.body === 'string' ? target.body : JSON.stringify(target.body) });
+      const res = await fetch(target.url, {
+        method: target.method ?? 'GET',
+        headers: target.headers,
+        body: target.body === undefined ? undefined : typeof target.body === 'string' ? target.body : JSON.stringify(target.body),
+      });
       if (res.status !== 200) throw new Error(`${target.url}: ${res.status} ${await res.text()}`);
     }
   }
@@ -85,9 +104,14 @@ try {
     const per = { service: [], ...Object.fromEntries(Object.keys(c.baselines).map((k) => [k, []])) };
     for (let round = 0; round < rounds; round++) {
       per.service.push(await measure({ ...c.service, connections, duration, warmup: round === 0 ? 2 : 0 }));
-      for (const [name, target] of Object.entries(c.baselines)) per[name].push(await measure({ ...target, connections, duration, warmup: round === 0 ? 2 : 0 }));
+      for (const [name, target] of Object.entries(c.baselines))
+        per[name].push(await measure({ ...target, connections, duration, warmup: round === 0 ? 2 : 0 }));
     }
-    const row = { title: c.title, service_rps: median(per.service.map((r) => r.rps)), service_p99_ms: median(per.service.map((r) => r.p99_ms)) };
+    const row = {
+      title: c.title,
+      service_rps: median(per.service.map((r) => r.rps)),
+      service_p99_ms: median(per.service.map((r) => r.p99_ms)),
+    };
     for (const name of Object.keys(c.baselines)) {
       const pcts = per.service.map((r, i) => ratio(r.rps, per[name][i].rps));
       row[`${name}_rps`] = median(per[name].map((r) => r.rps));
@@ -95,15 +119,22 @@ try {
       row[`pct_of_${name}_per_round`] = pcts.join(' / ');
       if (c.floors[name] !== undefined) {
         const met = median(pcts) >= c.floors[name];
-        verdicts.push(`${c.title}: ${median(pcts)}% of ${name === 'bare' ? 'bare node:http' : 'the plain Fastify ceiling'} (floor ${c.floors[name]}%): ${met ? 'met' : 'NOT met'}`);
+        verdicts.push(
+          `${c.title}: ${median(pcts)}% of ${name === 'bare' ? 'bare node:http' : 'the plain Fastify ceiling'} (floor ${c.floors[name]}%): ${met ? 'met' : 'NOT met'}`,
+        );
       }
     }
-    const failed = [...per.service, ...Object.values(c.baselines).flatMap((_, i) => per[Object.keys(c.baselines)[i]])].reduce((n, r) => n + r.non2xx + r.errors, 0);
+    const failed = [...per.service, ...Object.values(c.baselines).flatMap((_, i) => per[Object.keys(c.baselines)[i]])].reduce(
+      (n, r) => n + r.non2xx + r.errors,
+      0,
+    );
     if (failed > 0) verdicts.push(`${c.title}: ${failed} non-2xx answers or errors during the runs`);
     rows.push(row);
   }
   peakRss = Math.max(peakRss, rssMiB(service.process.pid));
-  verdicts.push(`service resident memory, peak over the whole run: ${Math.round(peakRss)} MiB (floor <= 150 MiB): ${peakRss <= 150 ? 'met' : 'NOT met'}`);
+  verdicts.push(
+    `service resident memory, peak over the whole run: ${Math.round(peakRss)} MiB (floor <= 150 MiB): ${peakRss <= 150 ? 'met' : 'NOT met'}`,
+  );
   writeResults(process.env.BENCH_RESULT ?? 'floors', {
     note:
       `${rounds} alternating rounds of ${duration} s per server and case (2 s warm-up first), ${connections} connections, autocannon in this process; ` +

@@ -11,11 +11,28 @@ const duration = Number(process.env.BENCH_SECONDS ?? 8);
 
 const TOOLS = [
   // 16 connections: one key may have 3 patterns running and 16 waiting (REGEX_POOL); beyond that it gets 429s.
-  { title: 'regex-extract (2 matches, named groups, 16 connections)', path: '/v1/regex-extract', connections: 16, body: { pattern: '(?P<user>\\w+)@(?P<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' } },
+  {
+    title: 'regex-extract (2 matches, named groups, 16 connections)',
+    path: '/v1/regex-extract',
+    connections: 16,
+    body: { pattern: '(?P<user>\\w+)@(?P<host>[\\w.]+)', text: 'Mail ada@example.com or grace@navy.mil, not bob@', flags: 'i' },
+  },
   { title: 'number-format (currency de_DE)', path: '/v1/number-format', body: BODIES.numberCurrency },
-  { title: 'number-format (percent fr_FR, decimals 1)', path: '/v1/number-format', body: { number: 0.8567, format_type: 'percent', locale: 'fr_FR', decimals: 1 } },
-  { title: 'date-format (ISO → Berlin, %A %d %B %Y %H:%M %Z)', path: '/v1/date-format', body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' } },
-  { title: 'date-format (natural language, New York)', path: '/v1/date-format', body: { date: 'next friday 5pm', from_timezone: 'America/New_York' } },
+  {
+    title: 'number-format (percent fr_FR, decimals 1)',
+    path: '/v1/number-format',
+    body: { number: 0.8567, format_type: 'percent', locale: 'fr_FR', decimals: 1 },
+  },
+  {
+    title: 'date-format (ISO → Berlin, %A %d %B %Y %H:%M %Z)',
+    path: '/v1/date-format',
+    body: { date: '2026-11-21T10:15:30Z', output_format: '%A %d %B %Y %H:%M %Z', to_timezone: 'Europe/Berlin' },
+  },
+  {
+    title: 'date-format (natural language, New York)',
+    path: '/v1/date-format',
+    body: { date: 'next friday 5pm', from_timezone: 'America/New_York' },
+  },
 ];
 const CATASTROPHIC = { pattern: '(a+)+$', text: `${'a'.repeat(30)}!` };
 
@@ -23,7 +40,11 @@ const service = await startService();
 const headers = { 'x-api-key': service.apiKey };
 const post = async (path, body) => {
   const started = Date.now();
-  const res = await fetch(`${service.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${service.url}${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json(), ms: Date.now() - started };
 };
 
@@ -37,16 +58,32 @@ try {
 
   const rows = [await measure({ url: `${service.url}/healthz`, duration, title: 'GET /healthz' })];
   for (const tool of TOOLS) {
-    rows.push(await measure({ url: `${service.url}${tool.path}`, method: 'POST', headers, body: tool.body, duration, title: tool.title, connections: tool.connections }));
+    rows.push(
+      await measure({
+        url: `${service.url}${tool.path}`,
+        method: 'POST',
+        headers,
+        body: tool.body,
+        duration,
+        title: tool.title,
+        connections: tool.connections,
+      }),
+    );
   }
 
   // Under attack: 2 connections keep sending the catastrophic pattern (both pool workers busy or being replaced).
   const attack = autocannon({
-    url: `${service.url}/v1/regex-extract`, method: 'POST', connections: 2, duration: duration + 2,
-    headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(CATASTROPHIC),
+    url: `${service.url}/v1/regex-extract`,
+    method: 'POST',
+    connections: 2,
+    duration: duration + 2,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(CATASTROPHIC),
   });
   await new Promise((r) => setTimeout(r, 1000));
-  rows.push(await measure({ url: `${service.url}/healthz`, duration, warmup: 0, title: 'GET /healthz while (a+)+$ is sent on 2 connections' }));
+  rows.push(
+    await measure({ url: `${service.url}/healthz`, duration, warmup: 0, title: 'GET /healthz while (a+)+$ is sent on 2 connections' }),
+  );
   const attackResult = await attack;
   rows.push({
     title: '(a+)+$ on 30 a + ! (2 connections, 422 regex_timeout each)',

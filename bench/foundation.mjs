@@ -11,7 +11,8 @@ const duration = Number(process.env.BENCH_SECONDS ?? 6);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const loadAtStart = loadavg().map((x) => Math.round(x * 10) / 10);
 const service = await startService();
-const accountBytes = (await (await fetch(`${service.url}/v1/account`, { headers: { 'x-api-key': service.apiKey } })).arrayBuffer()).byteLength;
+const accountBytes = (await (await fetch(`${service.url}/v1/account`, { headers: { 'x-api-key': service.apiKey } })).arrayBuffer())
+  .byteLength;
 const bare = await startBareServer({ bodyBytes: 16 });
 const bareLarge = await startBareServer({ bodyBytes: accountBytes });
 try {
@@ -25,7 +26,13 @@ try {
     bare: (round) => measure({ url: `${bare.url}/`, duration, title: `${titles.bare}, round ${round}` }),
     bareLarge: (round) => measure({ url: `${bareLarge.url}/`, duration, title: `${titles.bareLarge}, round ${round}` }),
     healthz: (round) => measure({ url: `${service.url}/healthz`, duration, title: `${titles.healthz}, round ${round}` }),
-    account: (round) => measure({ url: `${service.url}/v1/account`, headers: { 'x-api-key': service.apiKey }, duration, title: `${titles.account}, round ${round}` }),
+    account: (round) =>
+      measure({
+        url: `${service.url}/v1/account`,
+        headers: { 'x-api-key': service.apiKey },
+        duration,
+        title: `${titles.account}, round ${round}`,
+      }),
   });
   const baseline = summarize(runs.bare, `${titles.bare}, mean of ${rounds}`);
   const baselineLarge = summarize(runs.bareLarge, `${titles.bareLarge}, mean of ${rounds}`);
@@ -34,8 +41,15 @@ try {
   const perRound = runs.bareLarge.map((b, i) => ratio(runs.account[i].rps, b.rps));
   const rows = [
     ...runs.bare.flatMap((b, i) => [b, runs.bareLarge[i], runs.healthz[i], runs.account[i]]),
-    baseline, baselineLarge, healthz, account,
-  ].map((r) => ({ ...r, pct_of_bare_16B: ratio(r.rps, baseline.rps), pct_of_bare_same_size: ratio(r.rps, (r === account || runs.account.includes(r) ? baselineLarge : baseline).rps) }));
+    baseline,
+    baselineLarge,
+    healthz,
+    account,
+  ].map((r) => ({
+    ...r,
+    pct_of_bare_16B: ratio(r.rps, baseline.rps),
+    pct_of_bare_same_size: ratio(r.rps, (r === account || runs.account.includes(r) ? baselineLarge : baseline).rps),
+  }));
   const pct = ratio(account.rps, baselineLarge.rps);
   writeResults('foundation', {
     note: `Service with LOG_LEVEL=warn, SQLite store, 50 connections, ${rounds} alternating rounds of ${duration} s (each after a 2 s warm-up; the verdict uses the means), autocannon in a separate process from both servers. Load average at start: ${loadAtStart.join(' ')}.`,

@@ -52,7 +52,9 @@ function slowloris(socket) {
 
 let apiKey = '';
 function slowBody(socket) {
-  socket.write(`POST /v1/json-to-schema HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"data":`);
+  socket.write(
+    `POST /v1/json-to-schema HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"data":`,
+  );
   const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(' ')), 1000);
   socket.on('close', () => clearInterval(timer));
 }
@@ -64,7 +66,16 @@ function idleKeepAlive(socket) {
 async function ordinary(svc, phase) {
   const rows = [];
   rows.push({ phase, ...(await measure({ url: `${svc.url}/healthz`, connections: 10, duration: DURATION, title: 'GET /healthz' })) });
-  rows.push({ phase, ...(await measure({ url: `${svc.url}/v1/account`, headers: { 'x-api-key': svc.apiKey }, connections: 10, duration: DURATION, title: 'GET /v1/account' })) });
+  rows.push({
+    phase,
+    ...(await measure({
+      url: `${svc.url}/v1/account`,
+      headers: { 'x-api-key': svc.apiKey },
+      connections: 10,
+      duration: DURATION,
+      title: 'GET /v1/account',
+    })),
+  });
   return rows;
 }
 
@@ -80,11 +91,32 @@ try {
   };
   const timeline = [];
   const started = Date.now();
-  const sampler = setInterval(() => timeline.push({ s: Math.round((Date.now() - started) / 1000), ...Object.fromEntries(Object.entries(crowds).map(([k, c]) => [k, `${c.stats.open} open / ${c.stats.answered} answered / ${c.stats.closedByServer} closed`])) }), 2000);
+  const sampler = setInterval(
+    () =>
+      timeline.push({
+        s: Math.round((Date.now() - started) / 1000),
+        ...Object.fromEntries(
+          Object.entries(crowds).map(([k, c]) => [
+            k,
+            `${c.stats.open} open / ${c.stats.answered} answered / ${c.stats.closedByServer} closed`,
+          ]),
+        ),
+      }),
+    2000,
+  );
   await new Promise((r) => setTimeout(r, 3000));
   const openBefore = Object.fromEntries(Object.entries(crowds).map(([k, c]) => [k, c.stats.open]));
   rows.push(...(await ordinary(svc, `with ${SLOWLORIS} slowloris + ${SLOW_BODY} slow-body + ${IDLE} idle sockets`)));
-  const hostile = Object.fromEntries(Object.entries(crowds).map(([k, c]) => [k, { target: c === crowds.slowloris ? SLOWLORIS : c === crowds.slowBody ? SLOW_BODY : IDLE, open_when_measuring: openBefore[k], closed_by_server: c.stats.closedByServer }]));
+  const hostile = Object.fromEntries(
+    Object.entries(crowds).map(([k, c]) => [
+      k,
+      {
+        target: c === crowds.slowloris ? SLOWLORIS : c === crowds.slowBody ? SLOW_BODY : IDLE,
+        open_when_measuring: openBefore[k],
+        closed_by_server: c.stats.closedByServer,
+      },
+    ]),
+  );
   clearInterval(sampler);
   Object.values(crowds).forEach((c) => c.stop());
   rows.push(...(await ordinary(svc, 'quiet again')));

@@ -51,10 +51,30 @@ async function countBuild(dist) {
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'devutil-callgrind-'));
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn('valgrind', ['--tool=callgrind', '--separate-threads=yes', `--callgrind-out-file=${out}/cg.%p`, process.execPath, ...nodeArgs, join(resolve(dist), 'src/cli/main.js'), 'serve'], {
-    env: { ...process.env, HOST, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')), ADMIN_TOKEN, LOG_LEVEL: 'warn', ...(dnsServers ? { DNS_SERVERS: dnsServers } : {}) },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--separate-threads=yes',
+      `--callgrind-out-file=${out}/cg.%p`,
+      process.execPath,
+      ...nodeArgs,
+      join(resolve(dist), 'src/cli/main.js'),
+      'serve',
+    ],
+    {
+      env: {
+        ...process.env,
+        HOST,
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')),
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+        ...(dnsServers ? { DNS_SERVERS: dnsServers } : {}),
+      },
+      stdio: 'ignore',
+    },
+  );
   services.add(child);
   const url = `http://${HOST}:${port}`;
   try {
@@ -67,27 +87,47 @@ async function countBuild(dist) {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    const key = (await (await fetch(`${url}/v1/admin/keys`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN }, body: '{"plan":"unlimited"}' })).json()).api_key;
+    const key = (
+      await (
+        await fetch(`${url}/v1/admin/keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+          body: '{"plan":"unlimited"}',
+        })
+      ).json()
+    ).api_key;
     const h = { 'x-api-key': key };
-    const post = async (path, body) => (await fetch(url + path, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const post = async (path, body) =>
+      (
+        await fetch(url + path, { method: 'POST', headers: { ...h, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      ).json();
     const c = await CASES[name]({ h, post });
     const body = c.body === undefined ? undefined : typeof c.body === 'string' ? c.body : JSON.stringify(c.body);
-    const headers = { ...(c.headers ?? {}), ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}) };
+    const headers = {
+      ...(c.headers ?? {}),
+      ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+    };
     const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-    const one = () => new Promise((ok, fail) => {
-      const req = http.request(url + c.path, { method: body ? 'POST' : 'GET', agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => (res.statusCode < 300 ? ok() : fail(new Error(`${name}: status ${res.statusCode}`))));
+    const one = () =>
+      new Promise((ok, fail) => {
+        const req = http.request(url + c.path, { method: body ? 'POST' : 'GET', agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => (res.statusCode < 300 ? ok() : fail(new Error(`${name}: status ${res.statusCode}`))));
+        });
+        req.on('error', fail);
+        req.end(body);
       });
-      req.on('error', fail);
-      req.end(body);
-    });
     // `connections` requests in flight at a time, as that many keep-alive clients.
     const burst = async (n) => {
       let left = n;
-      await Promise.all(Array.from({ length: connections }, async () => { while (left-- > 0) await one(); }));
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (left-- > 0) await one();
+        }),
+      );
     };
-    const control = (command) => execFileSync('callgrind_control', [command, String(child.pid)], { stdio: 'ignore', env: { ...process.env, HOST } });
+    const control = (command) =>
+      execFileSync('callgrind_control', [command, String(child.pid)], { stdio: 'ignore', env: { ...process.env, HOST } });
     await burst(warmup);
     control('-z');
     await burst(requests);
@@ -103,7 +143,9 @@ async function countBuild(dist) {
       const main = files.find((f) => f.endsWith('-01'));
       if (main && !Number.isNaN(count(main))) {
         await new Promise((r) => setTimeout(r, 500)); // the other threads' files are written with it
-        const all = readdirSync(out).filter((f) => /\.1-\d+$/.test(f)).reduce((n, f) => n + (count(f) || 0), 0);
+        const all = readdirSync(out)
+          .filter((f) => /\.1-\d+$/.test(f))
+          .reduce((n, f) => n + (count(f) || 0), 0);
         return { main: Math.round(count(main) / requests), all: Math.round(all / requests) };
       }
     }
@@ -125,6 +167,12 @@ writeResults(`instructions-${name}`, {
   pinned: false,
   rows: [
     { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all },
-    { build: labelB, event_loop_per_request: after.main, all_threads_per_request: after.all, event_loop_ratio: Math.round((after.main / before.main) * 1000) / 1000, all_threads_ratio: Math.round((after.all / before.all) * 1000) / 1000 },
+    {
+      build: labelB,
+      event_loop_per_request: after.main,
+      all_threads_per_request: after.all,
+      event_loop_ratio: Math.round((after.main / before.main) * 1000) / 1000,
+      all_threads_ratio: Math.round((after.all / before.all) * 1000) / 1000,
+    },
   ],
 });

@@ -52,9 +52,7 @@ export function spawnServer(args, options, { pin = true } = {}) {
 
 /** The pinning sentence for a results note. */
 export function pinningNote() {
-  return PINNING
-    ? `Servers pinned to CPU ${PINNING.server}, the load generator to CPU ${PINNING.load} (taskset).`
-    : 'No CPU pinning.';
+  return PINNING ? `Servers pinned to CPU ${PINNING.server}, the load generator to CPU ${PINNING.load} (taskset).` : 'No CPU pinning.';
 }
 
 export async function freePort() {
@@ -102,22 +100,31 @@ function stopper(child) {
  * BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) or `nodeArgs`.
  * `dist` runs another build (a copy of dist/, e.g. to compare two builds side by side).
  */
-export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), pin = true, dist = join(root, 'dist') } = {}) {
+export async function startService({
+  env = {},
+  nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  pin = true,
+  dist = join(root, 'dist'),
+} = {}) {
   nodeArgs = [...(process.env.BENCH_START_FLAGS === '0' ? [] : SERVICE_NODE_FLAGS), ...nodeArgs];
   const port = env.PORT ?? (await freePort());
-  const child = spawnServer([...nodeArgs, join(dist, 'src/cli/main.js'), 'serve'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')),
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'warn',
-      ...env,
+  const child = spawnServer(
+    [...nodeArgs, join(dist, 'src/cli/main.js'), 'serve'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bench-')),
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }, { pin });
+    { pin },
+  );
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   let log = '';
@@ -147,7 +154,11 @@ export async function startService({ env = {}, nodeArgs = (process.env.BENCH_NOD
  * node flags `nodeArgs`. Returns its URL, process and pid, and a stop function.
  */
 export async function startScriptServer(script, { env = {}, nodeArgs = [], pin = true } = {}) {
-  const child = spawnServer([...nodeArgs, join(here, script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }, { pin });
+  const child = spawnServer(
+    [...nodeArgs, join(here, script)],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { pin },
+  );
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   const [, port] = await waitForLine(child, /PORT (\d+)/, script);
@@ -218,7 +229,15 @@ export function summarize(results, title) {
   const mean = (key) => Math.round(results.reduce((sum, r) => sum + r[key], 0) / results.length);
   const max = (key) => Math.max(...results.map((r) => r[key]));
   const total = (key) => results.reduce((sum, r) => sum + r[key], 0);
-  return { ...results[0], title, rps: mean('rps'), p50_ms: mean('p50_ms'), p99_ms: max('p99_ms'), non2xx: total('non2xx'), errors: total('errors') };
+  return {
+    ...results[0],
+    title,
+    rps: mean('rps'),
+    p50_ms: mean('p50_ms'),
+    p99_ms: max('p99_ms'),
+    non2xx: total('non2xx'),
+    errors: total('errors'),
+  };
 }
 
 /**
@@ -251,7 +270,14 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  */
 export async function pairedWithHealthz({ service, cases, rounds, duration, connections = 50 }) {
   const timed = async (c) => {
-    const options = { url: `${service.url}${c.path}`, method: c.method ?? (c.body ? 'POST' : 'GET'), headers: c.headers ?? {}, body: c.body, title: c.title, connections: c.connections ?? connections };
+    const options = {
+      url: `${service.url}${c.path}`,
+      method: c.method ?? (c.body ? 'POST' : 'GET'),
+      headers: c.headers ?? {},
+      body: c.body,
+      title: c.title,
+      connections: c.connections ?? connections,
+    };
     await measure({ ...options, duration: 1, warmup: 0 });
     const before = readCpuMicros(service.process.pid);
     const r = await measure({ ...options, duration, warmup: 0 });

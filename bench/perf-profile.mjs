@@ -17,16 +17,26 @@ try {
   const post = async (path, body) => (await fetch(service.url + path, { method: 'POST', headers: h, body: JSON.stringify(body) })).json();
   const c = await ROUTE_CASES[name]({ h, post });
   const body = typeof c.body === 'string' ? c.body : c.body ? JSON.stringify(c.body) : undefined;
-  const options = { url: service.url + c.path, connections: 50, headers: c.headers ?? {}, method: c.method ?? (c.body ? 'POST' : 'GET'), body };
+  const options = {
+    url: service.url + c.path,
+    connections: 50,
+    headers: c.headers ?? {},
+    method: c.method ?? (c.body ? 'POST' : 'GET'),
+    body,
+  };
   await autocannon({ ...options, duration: 3 }); // warm-up: the JIT settles before recording
   const output = `/tmp/perf-${name}.data`;
-  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-o', output, '-p', String(service.process.pid)], { stdio: 'inherit' });
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-o', output, '-p', String(service.process.pid)], {
+    stdio: 'inherit',
+  });
   const before = readCpuMicros(service.process.pid);
   const r = await autocannon({ ...options, duration: Number(secondsArg) });
   const cpu = (readCpuMicros(service.process.pid) - before) / r.requests.total;
   perf.kill('SIGINT');
   if (perf.exitCode === null) await new Promise((done) => perf.on('exit', done));
-  console.log(`${name}: ${Math.round(r.requests.average)} requests/s, ${cpu.toFixed(1)} µs of service CPU per request (under perf); ${output}`);
+  console.log(
+    `${name}: ${Math.round(r.requests.average)} requests/s, ${cpu.toFixed(1)} µs of service CPU per request (under perf); ${output}`,
+  );
 } finally {
   service.process.kill();
 }

@@ -18,7 +18,12 @@ export const BODIES = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       required: ['name', 'age'],
-      properties: { name: { type: 'string', minLength: 1 }, age: { type: 'integer', minimum: 0 }, email: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        age: { type: 'integer', minimum: 0 },
+        email: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
       additionalProperties: false,
     },
   },
@@ -27,7 +32,13 @@ export const BODIES = {
   sortPeople: { operation: 'sort', arrays: [people], options: { key: 'age' } },
   // Four times as many (20 objects, 929 B): mostly JSON parsing and serializing.
   sortByKey: { operation: 'sort', arrays: [[...people, ...people, ...people, ...people]], options: { key: 'age' } },
-  dedupNumbers: { operation: 'deduplicate', arrays: [[5, 3, 9, 1, 7, 3, 5, 0, 2, 8], [4, 6, 9, 1, 0, 2, 2, 7, 6, 5]] },
+  dedupNumbers: {
+    operation: 'deduplicate',
+    arrays: [
+      [5, 3, 9, 1, 7, 3, 5, 0, 2, 8],
+      [4, 6, 9, 1, 0, 2, 2, 7, 6, 5],
+    ],
+  },
   sha256: { data: 'x'.repeat(64), algorithm: 'sha256' },
 };
 
@@ -43,7 +54,10 @@ export const ROUTE_CASES = {
   healthz: async () => ({ path: '/healthz' }),
   account: async ({ h }) => ({ path: '/v1/account', headers: h }),
   mock: async ({ post }) => ({ path: new URL((await post('/v1/mocks', { ttl_seconds: 172800, body: 'x'.repeat(240) })).url).pathname }),
-  catch: async ({ post }) => ({ path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`, body: JSON.stringify({ event: 'x'.repeat(1000) }) }),
+  catch: async ({ post }) => ({
+    path: `/v1/catch/${(await post('/v1/bins', {})).bin.bin_id}`,
+    body: JSON.stringify({ event: 'x'.repeat(1000) }),
+  }),
   jmespath: async ({ h }) => ({ path: '/v1/json-transform', headers: h, body: BODIES.jmespath }),
   number: async ({ h }) => ({ path: '/v1/number-format', headers: h, body: BODIES.numberCurrency }),
   sort: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.sortByKey }),

@@ -19,7 +19,9 @@ async function newBin(service) {
 
 async function catchLoad(urls, binId, title) {
   const per = await Promise.all(
-    urls.map((url) => measure({ url: `${url}/v1/catch/${binId}`, method: 'POST', body, connections: Math.round(50 / urls.length), duration })),
+    urls.map((url) =>
+      measure({ url: `${url}/v1/catch/${binId}`, method: 'POST', body, connections: Math.round(50 / urls.length), duration }),
+    ),
   );
   return {
     title,

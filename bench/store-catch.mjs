@@ -24,7 +24,13 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
 const perRound = Number(process.env.BENCH_CAPTURES ?? 10000);
 const written = () => Number(/wchar: (\d+)/.exec(readFileSync('/proc/self/io', 'utf8'))[1]);
 const body = Buffer.alloc(1024, 120);
-const headers = { host: '127.0.0.1:8080', 'content-type': 'application/json', 'content-length': '1024', 'user-agent': 'autocannon', connection: 'keep-alive' };
+const headers = {
+  host: '127.0.0.1:8080',
+  'content-type': 'application/json',
+  'content-length': '1024',
+  'user-agent': 'autocannon',
+  connection: 'keep-alive',
+};
 const cases = [
   { batch: 1, maxRequests: 1000 },
   { batch: 10, maxRequests: 1000 },
@@ -56,7 +62,18 @@ async function open({ batch, maxRequests, pageSize }) {
       const now = Date.now();
       const pending = [];
       for (let j = 0; j < batch; j++) {
-        const record = { id: newTimeOrderedId('req_', now), binId, method: 'POST', path: `/v1/catch/${binId}`, queryString: '', headers, body, contentType: 'application/json', sourceIp: '127.0.0.1', timestamp: now };
+        const record = {
+          id: newTimeOrderedId('req_', now),
+          binId,
+          method: 'POST',
+          path: `/v1/catch/${binId}`,
+          queryString: '',
+          headers,
+          body,
+          contentType: 'application/json',
+          sourceIp: '127.0.0.1',
+          timestamp: now,
+        };
         pending.push(store.bins.captureRequest(record, { maxRequests, now }));
       }
       await Promise.all(pending);
@@ -77,7 +94,12 @@ for (let round = 0; round < rounds; round++) {
     const w0 = written();
     await o.run(perRound);
     const cpu = process.cpuUsage(cpu0);
-    samples[i].push({ cpu: (cpu.user + cpu.system) / perRound, user: cpu.user / perRound, sys: cpu.system / perRound, kib: (written() - w0) / perRound / 1024 });
+    samples[i].push({
+      cpu: (cpu.user + cpu.system) / perRound,
+      user: cpu.user / perRound,
+      sys: cpu.system / perRound,
+      kib: (written() - w0) / perRound / 1024,
+    });
   }
 }
 for (const o of opened) await o.store.close();

@@ -9,7 +9,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 // Alternating rounds (bare, catch, bare, catch, ...) so load from other processes hits both alike.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 // A realistic 1 KB webhook payload (exactly 1024 bytes of JSON).
-const base = { id: 'evt_1NqKx2Lk', type: 'invoice.paid', created: 1795300000, data: { object: { amount: 1050, currency: 'eur' } }, pad: '' };
+const base = {
+  id: 'evt_1NqKx2Lk',
+  type: 'invoice.paid',
+  created: 1795300000,
+  data: { object: { amount: 1050, currency: 'eur' } },
+  pad: '',
+};
 const payload = JSON.stringify({ ...base, pad: 'x'.repeat(1024 - JSON.stringify(base).length) });
 if (Buffer.byteLength(payload) !== 1024) throw new Error(`payload is ${Buffer.byteLength(payload)} bytes`);
 // BIN_MAX_REQUESTS high enough that eviction runs on every capture, as in steady use.
@@ -26,19 +32,48 @@ try {
   try {
     const runs = { bare: [], capture: [], healthz: [] };
     for (let round = 1; round <= rounds; round++) {
-      runs.bare.push(await measure({ url: `${bare.url}/`, method: 'POST', body: payload, connections, duration, title: `bare node:http (1 KB POST, ${Buffer.byteLength(ack)} B answer), round ${round}` }));
-      runs.capture.push(await measure({ url, method: 'POST', body: payload, connections, duration, title: `POST /v1/catch/{bin_id} (1 KB JSON, durable), round ${round}` }));
+      runs.bare.push(
+        await measure({
+          url: `${bare.url}/`,
+          method: 'POST',
+          body: payload,
+          connections,
+          duration,
+          title: `bare node:http (1 KB POST, ${Buffer.byteLength(ack)} B answer), round ${round}`,
+        }),
+      );
+      runs.capture.push(
+        await measure({
+          url,
+          method: 'POST',
+          body: payload,
+          connections,
+          duration,
+          title: `POST /v1/catch/{bin_id} (1 KB JSON, durable), round ${round}`,
+        }),
+      );
       // Reference: the service's cheapest route, i.e. what the framework and app-wide hooks cost alone.
-      runs.healthz.push(await measure({ url: `${service.url}/healthz`, connections, duration, title: `GET /healthz (framework reference), round ${round}` }));
+      runs.healthz.push(
+        await measure({
+          url: `${service.url}/healthz`,
+          connections,
+          duration,
+          title: `GET /healthz (framework reference), round ${round}`,
+        }),
+      );
     }
     const baseline = summarize(runs.bare, `bare node:http (1 KB POST, ${Buffer.byteLength(ack)} B answer), mean of ${rounds}`);
     const capture = summarize(runs.capture, `POST /v1/catch/{bin_id} (1 KB JSON, durable), mean of ${rounds}`);
     const healthz = summarize(runs.healthz, `GET /healthz (framework reference), mean of ${rounds}`);
-    const count = (await (await fetch(`${service.url}/v1/bins/${bin.bin_id}`, { headers: { 'x-api-key': service.apiKey } })).json()).bin.request_count;
+    const count = (await (await fetch(`${service.url}/v1/bins/${bin.bin_id}`, { headers: { 'x-api-key': service.apiKey } })).json()).bin
+      .request_count;
     const pct = ratio(capture.rps, baseline.rps);
     writeResults('webhook-catch', {
       note: `Service with LOG_LEVEL=warn, SQLite store (WAL, synchronous=NORMAL: every acknowledged capture is committed), BIN_MAX_REQUESTS=1000 (eviction on every capture), ${connections} connections, ${rounds} alternating rounds of ${duration} s each after a 2 s warm-up (the verdict uses the means), autocannon in a separate process from both servers.`,
-      rows: [...runs.bare.flatMap((b, i) => [b, runs.capture[i], runs.healthz[i]]), baseline, capture, healthz].map((r) => ({ ...r, pct_of_bare: ratio(r.rps, baseline.rps) })),
+      rows: [...runs.bare.flatMap((b, i) => [b, runs.capture[i], runs.healthz[i]]), baseline, capture, healthz].map((r) => ({
+        ...r,
+        pct_of_bare: ratio(r.rps, baseline.rps),
+      })),
       captured_total: count,
       verdicts: [
         `catch at ${pct}% of bare node:http (target >= 50%): ${pct >= 50 ? 'met' : 'NOT met'}`,

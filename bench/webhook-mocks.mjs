@@ -28,7 +28,6 @@ function cpuSeconds(pid) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-
 /** autocannon run plus the server's CPU time: requests served per CPU second. */
 async function measureWithCpu(pid, options) {
   // An unmeasured warm-up first, so JIT compilation counts against neither server.
@@ -41,10 +40,19 @@ async function measureWithCpu(pid, options) {
 
 /** Mean requests/s of several rounds, their CPU seconds summed, and requests per CPU second over all of them. */
 function combine(runs, title) {
-  const result = summarize(runs.map((r) => r.result), title);
+  const result = summarize(
+    runs.map((r) => r.result),
+    title,
+  );
   const cpu = Math.round(runs.reduce((sum, r) => sum + r.cpu, 0) * 100) / 100;
   const requests = runs.reduce((sum, r) => sum + r.result.rps * r.result.duration_s, 0);
-  return { ...result, rounds: runs.length, rps_per_round: runs.map((r) => r.result.rps).join(' / '), cpu_s: cpu, req_per_cpu_s: Math.round(requests / cpu) };
+  return {
+    ...result,
+    rounds: runs.length,
+    rps_per_round: runs.map((r) => r.result.rps).join(' / '),
+    cpu_s: cpu,
+    req_per_cpu_s: Math.round(requests / cpu),
+  };
 }
 
 /** The headers a mock hit carries beyond Content-Type and Content-Length (which every JSON answer has), and Node's own. */
@@ -125,9 +133,14 @@ try {
     fastest_ms: Math.round(Math.min(...answers.map((a) => a.ms))),
     slowest_ms: Math.round(Math.max(...answers.map((a) => a.ms))),
     wall_ms,
-    failed: Object.entries(
-      answers.filter((a) => a.status !== 200).reduce((acc, a) => ({ ...acc, [a.error ?? a.status]: (acc[a.error ?? a.status] ?? 0) + 1 }), {}),
-    ).map(([why, n]) => `${n}x ${why}`).join(', ') || 'none',
+    failed:
+      Object.entries(
+        answers
+          .filter((a) => a.status !== 200)
+          .reduce((acc, a) => ({ ...acc, [a.error ?? a.status]: (acc[a.error ?? a.status] ?? 0) + 1 }), {}),
+      )
+        .map(([why, n]) => `${n}x ${why}`)
+        .join(', ') || 'none',
   });
   // Cold: 1000 new TCP connections at once (the listen backlog and connection setup are measured too).
   let cpuBefore = cpuSeconds(service.process.pid);
@@ -136,7 +149,10 @@ try {
   // Warm: the 1000 connections are opened first (keep-alive pool, as a client or proxy keeps them),
   // then 1000 delayed requests are sent at once on them.
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrent });
-  await burst(Array.from({ length: concurrent }, () => url), agent);
+  await burst(
+    Array.from({ length: concurrent }, () => url),
+    agent,
+  );
   cpuBefore = cpuSeconds(service.process.pid);
   const warm = summarise(await burst(urls, agent), `${concurrent} concurrent GETs on open connections, delay_ms 1000`);
   warm.service_cpu_ms = Math.round((cpuSeconds(service.process.pid) - cpuBefore) * 1000);
@@ -150,7 +166,11 @@ try {
     rows: [
       { ...baseline, pct_of_bare: 100, cpu_pct_of_bare: 100 },
       { ...served, pct_of_bare: pct, cpu_pct_of_bare: cpuPct },
-      { ...headersOnly, pct_of_bare: ratio(headersOnly.rps, baseline.rps), cpu_pct_of_bare: ratio(headersOnly.req_per_cpu_s, baseline.req_per_cpu_s) },
+      {
+        ...headersOnly,
+        pct_of_bare: ratio(headersOnly.rps, baseline.rps),
+        cpu_pct_of_bare: ratio(headersOnly.req_per_cpu_s, baseline.req_per_cpu_s),
+      },
       cold,
       warm,
     ],
@@ -159,7 +179,10 @@ try {
     verdicts: [
       `mock serving at ${pct}% of bare node:http in requests per wall-clock second (target >= 80%): ${pct >= 80 ? 'met' : 'NOT met'}`,
       `mock serving at ${cpuPct}% of bare node:http in requests per CPU second of the server process (less sensitive to other load than wall-clock rps, though CPU contention still inflates it; same target): ${cpuPct >= 80 ? 'met' : 'NOT met'}`,
-      ...[cold, warm].map((r) => `${r.title}: ${r.answered_200}/${concurrent} answered 200, slowest after ${r.slowest_ms} ms (target: all under 1500 ms): ${meets(r) ? 'met' : 'NOT met'}`),
+      ...[cold, warm].map(
+        (r) =>
+          `${r.title}: ${r.answered_200}/${concurrent} answered 200, slowest after ${r.slowest_ms} ms (target: all under 1500 ms): ${meets(r) ? 'met' : 'NOT met'}`,
+      ),
       `mock serving at ${ratio(served.rps, headersOnly.rps)}% of the bare server sending the same headers (informational: the rest of the gap is the headers the contract requires)`,
       `hit_count of the served mock grew by ${hits - hitsBefore} during its rounds and their warm-ups (autocannon counted ${Math.round(measuredHits)} in the measured seconds at its average rates); delayed mocks counted ${delayedHits} of ${2 * concurrent}`,
     ],

@@ -13,7 +13,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const ZONEINFO = process.env.ZONEINFO ?? '/usr/share/zoneinfo';
 const OUT = new URL('../src/areas/devtools/tz-abbreviations.json', import.meta.url);
 
-interface Period { start: number | null; offset: number; abbreviation: string; fromRule?: boolean }
+interface Period {
+  start: number | null;
+  offset: number;
+  abbreviation: string;
+  fromRule?: boolean;
+}
 type Era = [start: number | null, ...pairs: (number | string)[]];
 
 /** Transitions, local time types and footer of a TZif file (its 64-bit part, RFC 8536 §3). */
@@ -84,7 +89,9 @@ function toEras(periods: Period[]): Era[] {
   return eras.map((e) => [e.start, ...[...e.names].flat()]);
 }
 
-const names: string[] = JSON.parse(execFileSync('python3', ['-c', 'import json, zoneinfo; print(json.dumps(sorted(zoneinfo.available_timezones())))'], { encoding: 'utf8' }));
+const names: string[] = JSON.parse(
+  execFileSync('python3', ['-c', 'import json, zoneinfo; print(json.dumps(sorted(zoneinfo.available_timezones())))'], { encoding: 'utf8' }),
+);
 const zi = readFileSync(`${ZONEINFO}/tzdata.zi`, 'utf8');
 const version = /^# version (\S+)/.exec(zi)?.[1] ?? 'unknown';
 const linkTargets = new Map([...zi.matchAll(/^L (\S+) (\S+)$/gm)].map((m) => [m[2]!, m[1]!]));
@@ -103,7 +110,9 @@ for (const [name, json] of eras) {
 }
 
 // One zone a line, so a tzdata update reads as a diff of the zones it changed.
-writeFileSync(OUT, `{
+writeFileSync(
+  OUT,
+  `{
   "generated": "by scripts/generate-tz-abbreviations.ts; do not edit by hand",
   "tzdata": ${JSON.stringify(version)},
   "zones": {
@@ -113,5 +122,6 @@ ${zoneRows.join(',\n')}
 ${linkRows.join(',\n')}
   }
 }
-`);
+`,
+);
 console.log(`${zoneRows.length} zones and ${linkRows.length} links written to ${OUT.pathname}`);

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SERIAL = /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve|resource-bounds|mock-data-workers|date-format-workers)\.test\.ts$/;
+const SERIAL =
+  /(event-loop|regex-extract|slow-clients|crash|keys|aes|mock-serve|resource-bounds|mock-data-workers|date-format-workers)\.test\.ts$/;
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -44,7 +45,9 @@ function runPass(files, concurrency) {
 }
 
 const filters = process.argv.slice(2);
-const files = find('test').sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = find('test')
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -1,5 +1,12 @@
 import { METHODS, type IncomingMessage } from 'node:http';
-import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyServerOptions,
+  type RawServerDefault,
+} from 'fastify';
 import { createGate } from './auth/gate.js';
 import authPlugin from './auth/plugin.js';
 import type { Area } from './auth/plans.js';

@@ -69,9 +69,26 @@ type Env = Record<string, string | undefined>;
 
 /** Every variable the service reads, with its meaning; `.env.example` mirrors this list. */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATA_DIR', 'STORE', 'REDIS_URL', 'ADMIN_TOKEN', 'PUBLIC_BASE_URL', 'TRUST_PROXY', 'AREAS',
-  'PUBLIC_AREAS', 'PLANS_FILE', 'MAX_BODY_BYTES', 'BIN_MAX_REQUESTS', 'REPLAY_ALLOW_PRIVATE', 'REPLAY_ALLOW_HOSTS',
-  'DNS_SERVERS', 'LOG_LEVEL', 'SQLITE_SYNCHRONOUS', 'BOOTSTRAP_PLAN', 'UI',
+  'PORT',
+  'HOST',
+  'DATA_DIR',
+  'STORE',
+  'REDIS_URL',
+  'ADMIN_TOKEN',
+  'PUBLIC_BASE_URL',
+  'TRUST_PROXY',
+  'AREAS',
+  'PUBLIC_AREAS',
+  'PLANS_FILE',
+  'MAX_BODY_BYTES',
+  'BIN_MAX_REQUESTS',
+  'REPLAY_ALLOW_PRIVATE',
+  'REPLAY_ALLOW_HOSTS',
+  'DNS_SERVERS',
+  'LOG_LEVEL',
+  'SQLITE_SYNCHRONOUS',
+  'BOOTSTRAP_PLAN',
+  'UI',
 ] as const;
 
 function read(env: Env, name: string): string | undefined {
@@ -98,7 +115,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 
 function list(env: Env, name: string): string[] {
   const raw = read(env, name);
-  return raw === undefined ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw === undefined
+    ? []
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 function areas(env: Env, name: string, fallback: readonly Area[]): Area[] {
@@ -144,7 +166,8 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${raw}"`);
   // Paths are appended to it: a query, a fragment or credentials would end up in the middle of every URL.
-  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#')) throw new ConfigError(name, `must not have a query or fragment, got "${raw}"`);
+  if (parsed.search || parsed.hash || raw.includes('?') || raw.includes('#'))
+    throw new ConfigError(name, `must not have a query or fragment, got "${raw}"`);
   if (parsed.username || parsed.password) throw new ConfigError(name, `must not carry a user name or password, got "${raw}"`);
   return raw.replace(/\/+$/, '');
 }
@@ -298,7 +321,9 @@ export function loadConfig(env: Env = process.env): Config {
     replayAllowPrivate: check(() => bool(env, 'REPLAY_ALLOW_PRIVATE', false)),
     replayAllowHosts: check(() => replayAllowHosts(env)),
     dnsServers: check(() => dnsServers(env)),
-    logLevel: check(() => oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', (s) => s.toLowerCase())),
+    logLevel: check(() =>
+      oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info', (s) => s.toLowerCase()),
+    ),
     sqliteSynchronous: check(() => oneOf(env, 'SQLITE_SYNCHRONOUS', ['NORMAL', 'FULL'] as const, 'NORMAL', (s) => s.toUpperCase())),
   };
   if (problems.length > 0) {

@@ -122,7 +122,9 @@ export function checkFields<T extends unknown[]>(...checks: { [K in keyof T]: ()
   }
   if (failed.length === 1) throw failed[0];
   if (failed.length > 1) {
-    throw new DevutilError('validation_error', failed.map((e) => e.message.replace(/\.$/, '')).join('; ') + '.', { errors: failed.flatMap((e) => e.errors!) });
+    throw new DevutilError('validation_error', failed.map((e) => e.message.replace(/\.$/, '')).join('; ') + '.', {
+      errors: failed.flatMap((e) => e.errors!),
+    });
   }
   return results as T;
 }

@@ -155,7 +155,10 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
     const { ok, used } = await store.usage.reserveCredits(keyId, period.id, cost, limit);
     if (!ok) {
       const left = Math.max(0, (limit ?? 0) - used);
-      const why = left === 0 ? 'No credits left this month' : `This call costs ${cost} credits and ${left} ${left === 1 ? 'is' : 'are'} left this month`;
+      const why =
+        left === 0
+          ? 'No credits left this month'
+          : `This call costs ${cost} credits and ${left} ${left === 1 ? 'is' : 'are'} left this month`;
       throw new DevutilError('credits_exhausted', `${why}; they reset at ${period.endIso}.`, {
         headers: {
           ...rateHeaders,
@@ -193,7 +196,9 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
       const ok = deliveredResult && status >= 200 && status < 300;
       if (ok) metrics.spend(charge.area, charge.cost);
       const used = ok ? charge.used : await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
-      return charge.limit === null ? null : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) };
+      return charge.limit === null
+        ? null
+        : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) };
     },
   };
 }

@@ -27,7 +27,8 @@ export function hintOf(digest: string): string {
 }
 
 /** A host name (labels of letters, digits and inner hyphens) with an optional port, as `X-Marketplace-Host` carries it. */
-export const MARKETPLACE_HOST_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$';
+export const MARKETPLACE_HOST_PATTERN =
+  '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::[0-9]{1,5})?$';
 
 export interface NewKey {
   name?: string;

@@ -77,7 +77,8 @@ export function parsePlans(doc: unknown): PlanCatalog {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new TypeError('must be a JSON object');
   const input = doc as Record<string, unknown>;
   const unknownTop = Object.keys(input).filter((member) => member !== 'plans' && member !== 'default_plan' && !isAnnotation(member));
-  if (unknownTop.length > 0) throw new TypeError(`unknown member ${unknownTop.map((m) => JSON.stringify(m)).join(', ')} (known: default_plan, plans)`);
+  if (unknownTop.length > 0)
+    throw new TypeError(`unknown member ${unknownTop.map((m) => JSON.stringify(m)).join(', ')} (known: default_plan, plans)`);
   // No prototype: a plan may be named `constructor` or `__proto__` like any other name.
   const plans: Record<string, Plan> = Object.assign(Object.create(null) as Record<string, Plan>, BUILT_IN_PLANS.plans);
   if (input.plans !== undefined) {
@@ -88,7 +89,10 @@ export function parsePlans(doc: unknown): PlanCatalog {
       if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new TypeError(`plan "${name}" must be an object`);
       const p = raw as Record<string, unknown>;
       const unknown = Object.keys(p).filter((member) => !PLAN_MEMBERS.includes(member) && !isAnnotation(member));
-      if (unknown.length > 0) throw new TypeError(`plan "${name}": unknown member ${unknown.map((m) => JSON.stringify(m)).join(', ')} (known: ${PLAN_MEMBERS.join(', ')})`);
+      if (unknown.length > 0)
+        throw new TypeError(
+          `plan "${name}": unknown member ${unknown.map((m) => JSON.stringify(m)).join(', ')} (known: ${PLAN_MEMBERS.join(', ')})`,
+        );
       const areas = p.areas ?? [...AREA_NAMES];
       if (!Array.isArray(areas)) throw new TypeError(`plan "${name}": "areas" must be an array`);
       for (const a of areas) {
@@ -96,10 +100,12 @@ export function parsePlans(doc: unknown): PlanCatalog {
       }
       const areaCosts: Partial<Record<Area, number>> = {};
       if (p.area_costs !== undefined) {
-        if (typeof p.area_costs !== 'object' || p.area_costs === null || Array.isArray(p.area_costs)) throw new TypeError(`plan "${name}": "area_costs" must be an object`);
+        if (typeof p.area_costs !== 'object' || p.area_costs === null || Array.isArray(p.area_costs))
+          throw new TypeError(`plan "${name}": "area_costs" must be an object`);
         for (const [a, c] of Object.entries(p.area_costs as Record<string, unknown>)) {
           if (!isArea(a)) throw new TypeError(`plan "${name}": unknown area "${a}" in area_costs`);
-          if (typeof c !== 'number' || !Number.isInteger(c) || c < 0) throw new TypeError(`plan "${name}": area_costs.${a} must be a non-negative integer`);
+          if (typeof c !== 'number' || !Number.isInteger(c) || c < 0)
+            throw new TypeError(`plan "${name}": area_costs.${a} must be a non-negative integer`);
           areaCosts[a] = c;
         }
       }

@@ -43,7 +43,8 @@ function standardErrors(route: RouteOptions, area: RouteArea): ErrorCode[] {
   const schema = route.schema ?? {};
   if (schema.body) codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'validation_error');
   // A body sent where none is expected is still read (and refused when it is not JSON, is malformed or too large).
-  else if ([route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m))) codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type');
+  else if ([route.method].flat().some((m) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(m)))
+    codes.push('bad_request', 'invalid_json', 'payload_too_large', 'unsupported_media_type');
   if (schema.querystring || schema.params) codes.push('validation_error');
   return codes;
 }
@@ -74,7 +75,8 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       route.schema.tags ??= [area === 'admin' || area === 'account' ? 'keys' : area];
       // An area in PUBLIC_AREAS also takes calls without a key (`{}`: no scheme needed).
       const anonymous = (gate.publicAreas as readonly string[]).includes(area) ? [{}] : [];
-      route.schema.security ??= area === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { marketplace: [], marketplaceHost: [] }, ...anonymous];
+      route.schema.security ??=
+        area === 'admin' ? [{ adminToken: [] }] : [{ apiKey: [] }, { marketplace: [], marketplaceHost: [] }, ...anonymous];
       const response = { ...((route.schema.response as Record<string, unknown>) ?? {}) };
       mergeErrorResponses(response, standardErrors(route, area));
       route.schema.response = response;
@@ -82,7 +84,11 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       const routeArea = area;
       const free = route.config?.free === true;
       const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-        const pass = await gate.admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free);
+        const pass = await gate.admit(
+          { headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) },
+          routeArea,
+          free,
+        );
         request.principal = pass.principal;
         request.charge = pass.charge;
         if (pass.headers) reply.headers(pass.headers);

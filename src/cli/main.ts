@@ -28,9 +28,11 @@ async function keysCommand(config: Config, args: string[]): Promise<void> {
   try {
     if (action === 'create') {
       const plan = values.plan ?? config.plans.defaultPlan;
-      if (!findPlan(config.plans, plan)) throw new UsageError(`unknown plan "${plan}" (known: ${Object.keys(config.plans.plans).join(', ')})`);
+      if (!findPlan(config.plans, plan))
+        throw new UsageError(`unknown plan "${plan}" (known: ${Object.keys(config.plans.plans).join(', ')})`);
       const host = values['marketplace-host'];
-      if (host !== undefined && !new RegExp(MARKETPLACE_HOST_PATTERN).test(host)) throw new UsageError(`--marketplace-host "${host}" is not a host name (with an optional :port)`);
+      if (host !== undefined && !new RegExp(MARKETPLACE_HOST_PATTERN).test(host))
+        throw new UsageError(`--marketplace-host "${host}" is not a host name (with an optional :port)`);
       const { record, secret } = await issueKey(store.keys, { plan, name: values.name, marketplaceHost: values['marketplace-host'] });
       process.stdout.write(`API key: ${secret}\nkey_id: ${record.id}\nplan: ${record.plan}\n`);
     } else if (action === 'list') {

@@ -12,11 +12,13 @@ const MALFORMED = { code: 'bad_request' as const, detail: 'The request is not va
 const RAW_BYTES = {
   query: {
     code: 'bad_request' as const,
-    detail: 'The query string must be percent-encoded: use curl -G --data-urlencode \'city=Zürich\' URL (it held a raw non-ASCII byte, which HTTP does not allow in a request line).',
+    detail:
+      "The query string must be percent-encoded: use curl -G --data-urlencode 'city=Zürich' URL (it held a raw non-ASCII byte, which HTTP does not allow in a request line).",
   },
   path: {
     code: 'bad_request' as const,
-    detail: 'The path must be percent-encoded (e.g. /Z%C3%BCrich for /Zürich): it held a raw non-ASCII byte, which HTTP does not allow in a request line.',
+    detail:
+      'The path must be percent-encoded (e.g. /Z%C3%BCrich for /Zürich): it held a raw non-ASCII byte, which HTTP does not allow in a request line.',
   },
 };
 

@@ -27,7 +27,10 @@ export function payloadTooLarge(limit: number): DevutilError {
 /** The 422 for a failed schema validation of one request part (ajv's errors). */
 export function validationFailure(validation: ErrorObject[], part: string, cause?: unknown): DevutilError {
   const errors = toFieldErrors(validation, part);
-  const summary = errors.slice(0, 3).map((f) => `${f.path} ${f.message}`).join('; ');
+  const summary = errors
+    .slice(0, 3)
+    .map((f) => `${f.path} ${f.message}`)
+    .join('; ');
   return new DevutilError('validation_error', `Invalid ${part}: ${summary}.`, { errors, cause });
 }
 
@@ -38,7 +41,8 @@ export function toDevutilError(err: unknown): DevutilError {
   if (e && Array.isArray(e.validation)) return validationFailure(e.validation as never, e.validationContext ?? 'body', err);
   const framework = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
   if (framework) return framework();
-  if (e instanceof SyntaxError && e.statusCode === 400) return new DevutilError('invalid_json', `The request body is not valid JSON: ${e.message}`);
+  if (e instanceof SyntaxError && e.statusCode === 400)
+    return new DevutilError('invalid_json', `The request body is not valid JSON: ${e.message}`);
   // V8's longest string (about 512 MiB) passed while building an answer: the request asked for too much.
   if (e instanceof RangeError && /Invalid string length/.test(e.message)) {
     return new DevutilError('validation_error', 'The answer would be larger than the server can build; ask for less.', {
@@ -68,10 +72,14 @@ export function logFailure(log: FastifyBaseLogger, err: unknown, e: DevutilError
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     // Fastify's body reader refused a body over the route's limit: say which limit.
-    const converted = (err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? payloadTooLarge(request.routeOptions.bodyLimit) : toDevutilError(err);
+    const converted =
+      (err as FastifyError).code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? payloadTooLarge(request.routeOptions.bodyLimit) : toDevutilError(err);
     // A schema failure of a body sent empty is a 400 invalid_json (src/http/json-body.ts).
     const schemaFailure = err as FastifyError & { validationContext?: string };
-    const e = Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body' ? (emptyBodyFailure(request.body, converted) ?? converted) : converted;
+    const e =
+      Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body'
+        ? (emptyBodyFailure(request.body, converted) ?? converted)
+        : converted;
     logFailure(request.log, err, e);
     if (e.headers) reply.headers(e.headers);
     return reply.status(e.status).send(errorBody(e));

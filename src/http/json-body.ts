@@ -102,7 +102,11 @@ function emptyJsonBody(): object {
 export function emptyBodyFailure(body: unknown, failure: DevutilError): DevutilError | null {
   if (body === null || typeof body !== 'object' || !emptyBodies.has(body)) return null;
   const missing = failure.errors?.map((e) => e.path).join(', ');
-  return new DevutilError('invalid_json', `The request body is empty but declared as JSON; send a JSON object${missing ? ` (with ${missing})` : ''}.`, { cause: failure });
+  return new DevutilError(
+    'invalid_json',
+    `The request body is empty but declared as JSON; send a JSON object${missing ? ` (with ${missing})` : ''}.`,
+    { cause: failure },
+  );
 }
 
 /**

@@ -29,14 +29,21 @@ const UNCOUNTED_STATUSES = new Set(['401', '403', '408', '431']);
 /** Response headers the service sets, documented once and referenced from each response. */
 const RESPONSE_HEADERS = {
   'X-Request-Id': {
-    description: 'On every response: the caller\'s own X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], otherwise a new one.',
+    description: "On every response: the caller's own X-Request-Id when it is 1-128 characters of [A-Za-z0-9._:-], otherwise a new one.",
     schema: { type: 'string' },
   },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute, when the key\'s plan has a rate limit.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute, when the plan has a rate limit.', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Epoch seconds at which the current minute\'s window ends, when the plan has a rate limit.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: "Requests allowed per minute, when the key's plan has a rate limit.", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current minute, when the plan has a rate limit.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: "Epoch seconds at which the current minute's window ends, when the plan has a rate limit.",
+    schema: { type: 'integer' },
+  },
   'X-Credits-Limit': {
-    description: 'Monthly credits of the key\'s plan, on metered calls (devtools; other areas when the plan gives them a cost) of plans with a credit limit.',
+    description:
+      "Monthly credits of the key's plan, on metered calls (devtools; other areas when the plan gives them a cost) of plans with a credit limit.",
     schema: { type: 'integer' },
   },
   'X-Credits-Remaining': { description: 'Credits left this month, on the same calls as X-Credits-Limit.', schema: { type: 'integer' } },
@@ -57,10 +64,13 @@ interface Operation {
  * without the version, a parameter as `By` + its name. Unique, since a method and a path are.
  */
 function operationIdOf(method: string, path: string): string {
-  const words = path.split('/').filter((segment) => segment !== '' && segment !== 'v1').flatMap((segment) => {
-    const param = /^\{(.+)\}$/.exec(segment);
-    return param ? ['by', ...param[1].split(/[-_.]/)] : segment.split(/[-_.]/);
-  });
+  const words = path
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== 'v1')
+    .flatMap((segment) => {
+      const param = /^\{(.+)\}$/.exec(segment);
+      return param ? ['by', ...param[1].split(/[-_.]/)] : segment.split(/[-_.]/);
+    });
   return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
 }
 
@@ -79,7 +89,8 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
     delete doc.paths![path];
     for (const op of new Set(Object.values(item))) {
       for (const param of op.parameters ?? []) {
-        if (param.in === 'path' && param.name === '*') Object.assign(param, { name: 'sub_path', description: 'The rest of the path: one or more segments, slashes included.' });
+        if (param.in === 'path' && param.name === '*')
+          Object.assign(param, { name: 'sub_path', description: 'The rest of the path: one or more segments, slashes included.' });
       }
     }
     doc.paths![`${path.slice(0, -4)}/{sub_path}`] = item;
@@ -95,7 +106,7 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
       op.operationId = operationIdOf(method, path);
       // A body whose fields are all optional may be left out (the route reads a missing body as `{}`).
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-      if (op.requestBody && bodySchema && !(bodySchema.required?.length)) op.requestBody.required = false;
+      if (op.requestBody && bodySchema && !bodySchema.required?.length) op.requestBody.required = false;
       const keyed = op.security?.some((scheme) => Object.hasOwn(scheme, 'apiKey')) ?? false;
       for (const [status, response] of Object.entries(op.responses ?? {})) {
         const names: Header[] = ['X-Request-Id'];

@@ -13,7 +13,8 @@ export function recordRequests(metrics: Metrics, logRequests: boolean): onRespon
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
     const ms = reply.elapsedTime;
     metrics.observeRequest(route, request.method, reply.statusCode, ms / 1000);
-    if (logRequests) request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
+    if (logRequests)
+      request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
     done();
   };
 }

@@ -45,7 +45,9 @@ export function mergeErrorResponses(response: Record<string, unknown>, codes: Er
     if (existing && !known) continue; // a route's own non-error schema for that status
     const merged = errorSchema([...(known ?? []), ...(schema.properties.code.enum as ErrorCode[])]);
     // A route's own error schema may document more fields (json-transform's `error_type`): they stay.
-    response[status] = existing ? { ...existing, description: merged.description, properties: { ...existing.properties, code: merged.properties.code } } : merged;
+    response[status] = existing
+      ? { ...existing, description: merged.description, properties: { ...existing.properties, code: merged.properties.code } }
+      : merged;
   }
 }
 

@@ -28,6 +28,16 @@ export interface ToolRouteOptions {
  *   postTool(app, '/v1/array-ops', { area: 'devtools', schema: { body, response: { 200: out } } }, (b: ArrayOpsBody) =>
  *     runArrayOps(b.operation, b.arrays, b.options ?? {}));
  */
-export function postTool<B>(app: FastifyInstance, url: string, { area, schema }: ToolRouteOptions, run: (body: B, caller: string) => unknown): void {
-  app.post(url, { config: { area }, schema }, async (request) => run(request.body as B, toolCaller(request.principal, () => clientAddress(request))));
+export function postTool<B>(
+  app: FastifyInstance,
+  url: string,
+  { area, schema }: ToolRouteOptions,
+  run: (body: B, caller: string) => unknown,
+): void {
+  app.post(url, { config: { area }, schema }, async (request) =>
+    run(
+      request.body as B,
+      toolCaller(request.principal, () => clientAddress(request)),
+    ),
+  );
 }

@@ -38,7 +38,10 @@ export function wordedPattern(pattern: string, words: string): { pattern: string
 export function httpMethodPattern(withConnect: boolean): { pattern: string } {
   return withConnect
     ? wordedPattern("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'must be an HTTP method name, such as GET, POST or PURGE')
-    : wordedPattern("^(?![Cc][Oo][Nn][Nn][Ee][Cc][Tt]$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$", 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT');
+    : wordedPattern(
+        "^(?![Cc][Oo][Nn][Nn][Ee][Cc][Tt]$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+        'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT',
+      );
 }
 
 /** A whole number as text: digits with an optional minus (no `+`, spaces, exponent, hex or fraction). */
@@ -49,15 +52,26 @@ const INTEGER_TEXT = /^-?\d+$/;
  * integer: ajv's coercion reads `1e1`, `0x10`, `+5`, ` 5` and `1.0` as numbers (CONTRACT §2.3:
  * anything but an integer → 422).
  */
-function withIntegerText(schema: { properties?: Record<string, { type?: unknown } | undefined> }, validate: ValidateFunction): ValidateFunction {
-  const names = Object.entries(schema.properties ?? {}).filter(([, s]) => s?.type === 'integer').map(([name]) => name);
+function withIntegerText(
+  schema: { properties?: Record<string, { type?: unknown } | undefined> },
+  validate: ValidateFunction,
+): ValidateFunction {
+  const names = Object.entries(schema.properties ?? {})
+    .filter(([, s]) => s?.type === 'integer')
+    .map(([name]) => name);
   if (names.length === 0) return validate;
   const checked = ((data: Record<string, unknown> | null | undefined) => {
     const errors: ErrorObject[] = [];
     for (const name of names) {
       const value = data?.[name];
       if (typeof value === 'string' && !INTEGER_TEXT.test(value)) {
-        errors.push({ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' });
+        errors.push({
+          instancePath: `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        });
       }
     }
     const valid = errors.length === 0 && validate(data);
@@ -77,7 +91,9 @@ function withIntegerText(schema: { properties?: Record<string, { type?: unknown 
 export function registerValidators(app: FastifyInstance): void {
   const strict = makeAjv(false);
   const coercing = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict.compile(schema) : withIntegerText(schema as object, coercing.compile(schema))));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? strict.compile(schema) : withIntegerText(schema as object, coercing.compile(schema)),
+  );
 }
 
 /**
@@ -97,7 +113,8 @@ function withAlternativesMerged(errors: ErrorObject[]): ErrorObject[] {
       continue;
     }
     // `maxLength: 0` is how a schema allows "or an empty string": say so in words.
-    const say = (b: ErrorObject) => (b.keyword === 'maxLength' && (b.params as { limit: number }).limit === 0 ? 'must be empty' : (b.message ?? 'is invalid'));
+    const say = (b: ErrorObject) =>
+      b.keyword === 'maxLength' && (b.params as { limit: number }).limit === 0 ? 'must be empty' : (b.message ?? 'is invalid');
     const alternatives = [...new Set(errors.filter((b) => branchOf(b) === e && b.instancePath === e.instancePath).map(say))];
     merged.push(alternatives.length > 0 ? { ...e, message: alternatives.join(' or ') } : e);
   }
@@ -106,16 +123,22 @@ function withAlternativesMerged(errors: ErrorObject[]): ErrorObject[] {
 
 /** ajv errors → `errors[]` entries with the field path as users write it (`fields[0].type`), one per field. */
 export function toFieldErrors(errors: ErrorObject[], part: string): FieldError[] {
-  return onePerField(withAlternativesMerged(errors).map((e) => {
-    const segments = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-    if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
-    if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
-    const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || part;
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') message = 'is required';
-    else if (e.keyword === 'additionalProperties') message = 'is not a known field';
-    else if (e.keyword === 'pattern') message = PATTERN_WORDS.get((e.params as { pattern: string }).pattern) ?? message;
-    else if (e.keyword === 'enum') message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-    return { path, message };
-  }));
+  return onePerField(
+    withAlternativesMerged(errors).map((e) => {
+      const segments = e.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+      if (e.keyword === 'required') segments.push(String((e.params as { missingProperty: string }).missingProperty));
+      if (e.keyword === 'additionalProperties') segments.push(String((e.params as { additionalProperty: string }).additionalProperty));
+      const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '') || part;
+      let message = e.message ?? 'is invalid';
+      if (e.keyword === 'required') message = 'is required';
+      else if (e.keyword === 'additionalProperties') message = 'is not a known field';
+      else if (e.keyword === 'pattern') message = PATTERN_WORDS.get((e.params as { pattern: string }).pattern) ?? message;
+      else if (e.keyword === 'enum')
+        message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+      return { path, message };
+    }),
+  );
 }

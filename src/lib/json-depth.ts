@@ -38,7 +38,8 @@ export function valueDepth(value: unknown, limit = Number.MAX_SAFE_INTEGER): num
     if (item === null || typeof item !== 'object') continue;
     if (depth > max) max = depth;
     if (max > limit) return max;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return max;
 }

@@ -48,7 +48,11 @@ function renderRoute(route: string, numbers: RouteNumbers, counts: string[], lat
     cumulative += numbers.buckets[i]!;
     latency.push(`${LATENCY}_bucket{le="${le}",route="${name}"} ${cumulative}`);
   });
-  latency.push(`${LATENCY}_bucket{le="+Inf",route="${name}"} ${numbers.count}`, `${LATENCY}_sum{route="${name}"} ${numbers.sum}`, `${LATENCY}_count{route="${name}"} ${numbers.count}`);
+  latency.push(
+    `${LATENCY}_bucket{le="+Inf",route="${name}"} ${numbers.count}`,
+    `${LATENCY}_sum{route="${name}"} ${numbers.sum}`,
+    `${LATENCY}_count{route="${name}"} ${numbers.count}`,
+  );
 }
 
 /**
@@ -65,7 +69,11 @@ export function createMetrics(): Metrics {
   return {
     observeRequest(route, method, status, seconds) {
       let numbers = routes.get(route);
-      if (!numbers) routes.set(route, (numbers = { counts: new Map(), buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+      if (!numbers)
+        routes.set(
+          route,
+          (numbers = { counts: new Map(), buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }),
+        );
       let byStatus = numbers.counts.get(method);
       if (!byStatus) numbers.counts.set(method, (byStatus = new Map()));
       byStatus.set(status, (byStatus.get(status) ?? 0) + 1);

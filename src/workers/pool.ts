@@ -165,7 +165,7 @@ export function createWorkerPool<Input, Output, Meta = void>(options: WorkerPool
   /** Whether the worker has moved on from `clock` (answered, or entered another phase), reading first any reply that arrived but was not yet delivered. */
   function movedOn(slot: PoolSlot, clock: Clock): boolean {
     // A busy event loop can run a timer before it delivers a reply that was already there.
-    for (let reply; slot.clock === clock && (reply = receiveMessageOnPort(slot.port)); ) onReply(slot, reply.message as JobReply<Output>);
+    for (let reply; slot.clock === clock && (reply = receiveMessageOnPort(slot.port));) onReply(slot, reply.message as JobReply<Output>);
     return slot.clock !== clock;
   }
 

@@ -41,7 +41,7 @@ export function serveJobs<Input, Output>(handler: JobHandler<Input, Output>): vo
   const port = (workerData as Partial<JobWorkerData> | null)?.jobPort;
   if (!port) return;
   const post = (reply: JobReply<Output>) => port.postMessage(reply);
-  port.on('message', async ({ id, input }: JobMessage<Input>) => {
+  const answer = async ({ id, input }: JobMessage<Input>) => {
     try {
       post({ id, ok: true, result: await handler.run(input, (phase) => post({ id, phase })) });
     } catch (err) {
@@ -50,6 +50,7 @@ export function serveJobs<Input, Output>(handler: JobHandler<Input, Output>): vo
       const cause = e.status >= 500 && err instanceof Error ? { message: err.message, stack: err.stack } : undefined;
       post({ id, ok: false, code: e.code, message: e.message, errors: e.errors, cause });
     }
-  });
+  };
+  port.on('message', (message: JobMessage<Input>) => void answer(message));
   void Promise.allSettled([(async () => handler.warmUp?.())()]).then(() => post({ ready: true }));
 }

@@ -32,13 +32,17 @@ export function startModuleWorker(importMetaUrl: string, name: string, { nicenes
   const entry = new URL(`./${name}${ext}`, importMetaUrl);
   const renice = niceness !== undefined && process.platform === 'linux' ? reniceStatement(niceness) : '';
   if (ext !== '.ts' && !renice) return new Worker(entry, options);
-  const load = ext === '.ts' ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });` : `import(${JSON.stringify(entry.href)});`;
+  const load =
+    ext === '.ts'
+      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); });`
+      : `import(${JSON.stringify(entry.href)});`;
   return new Worker(renice + load, { ...options, eval: true });
 }
 
 /** A statement giving the thread that runs it the nice value `niceness` (/proc/thread-self names the thread); on failure it keeps its own. */
 function reniceStatement(niceness: number): string {
-  if (!Number.isInteger(niceness) || niceness < -20 || niceness > 19) throw new RangeError(`niceness ${niceness} is not an integer in -20..19`);
+  if (!Number.isInteger(niceness) || niceness < -20 || niceness > 19)
+    throw new RangeError(`niceness ${niceness} is not an integer in -20..19`);
   return `try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), ${niceness}); } catch {}\n`;
 }
 

@@ -21,8 +21,16 @@ describe('AES-256-GCM encrypt/decrypt', () => {
 
   it('GCM specification test case 16 (AES-256, AAD) decrypts through the API', async () => {
     const res = await post('/v1/auth/decrypt', {
-      ciphertext: gcm.ciphertext, ciphertext_encoding: 'hex', iv: gcm.iv, iv_encoding: 'hex', tag: gcm.tag, tag_encoding: 'hex',
-      key: gcm.key, key_encoding: 'hex', aad: gcm.aad, aad_encoding: 'hex',
+      ciphertext: gcm.ciphertext,
+      ciphertext_encoding: 'hex',
+      iv: gcm.iv,
+      iv_encoding: 'hex',
+      tag: gcm.tag,
+      tag_encoding: 'hex',
+      key: gcm.key,
+      key_encoding: 'hex',
+      aad: gcm.aad,
+      aad_encoding: 'hex',
     });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { plaintext: gcm.plaintext, plaintext_encoding: 'hex' });
@@ -31,15 +39,28 @@ describe('AES-256-GCM encrypt/decrypt', () => {
   it('test case 16 with every input as base64 (the defaults)', async () => {
     const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
     const res = await post('/v1/auth/decrypt', {
-      ciphertext: b64(gcm.ciphertext), iv: b64(gcm.iv), tag: b64(gcm.tag), key: b64(gcm.key), aad: b64(gcm.aad), aad_encoding: 'base64', plaintext_encoding: 'hex',
+      ciphertext: b64(gcm.ciphertext),
+      iv: b64(gcm.iv),
+      tag: b64(gcm.tag),
+      key: b64(gcm.key),
+      aad: b64(gcm.aad),
+      aad_encoding: 'base64',
+      plaintext_encoding: 'hex',
     });
     assert.deepEqual(res.json(), { plaintext: gcm.plaintext, plaintext_encoding: 'hex' });
   });
 
   it('test case 16: the wrong AAD (as UTF-8 text instead of hex) fails', async () => {
     const res = await post('/v1/auth/decrypt', {
-      ciphertext: gcm.ciphertext, ciphertext_encoding: 'hex', iv: gcm.iv, iv_encoding: 'hex', tag: gcm.tag, tag_encoding: 'hex',
-      key: gcm.key, key_encoding: 'hex', aad: gcm.aad,
+      ciphertext: gcm.ciphertext,
+      ciphertext_encoding: 'hex',
+      iv: gcm.iv,
+      iv_encoding: 'hex',
+      tag: gcm.tag,
+      tag_encoding: 'hex',
+      key: gcm.key,
+      key_encoding: 'hex',
+      aad: gcm.aad,
     });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().code, 'decryption_failed');
@@ -66,7 +87,13 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     const iv = randomBytes(12);
     const c = createCipheriv('aes-256-gcm', k, iv);
     const ct = Buffer.concat([c.update('héllo'), c.final()]);
-    const res = await post('/v1/auth/decrypt', { ciphertext: ct.toString('base64'), iv: iv.toString('base64'), tag: c.getAuthTag().toString('base64'), key: k.toString('hex'), key_encoding: 'hex' });
+    const res = await post('/v1/auth/decrypt', {
+      ciphertext: ct.toString('base64'),
+      iv: iv.toString('base64'),
+      tag: c.getAuthTag().toString('base64'),
+      key: k.toString('hex'),
+      key_encoding: 'hex',
+    });
     assert.deepEqual(res.json(), { plaintext: 'héllo', plaintext_encoding: 'utf8' });
   });
 
@@ -92,16 +119,31 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     assert.deepEqual(body.kdf_params, { log_n: 15, r: 8, p: 1 });
     assert.equal(Buffer.from(body.salt, 'base64').length, 16);
     assert.equal(body.key, undefined);
-    const back = await post('/v1/auth/decrypt', { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag, passphrase: 'correct horse battery staple', salt: body.salt, kdf_params: body.kdf_params });
+    const back = await post('/v1/auth/decrypt', {
+      ciphertext: body.ciphertext,
+      iv: body.iv,
+      tag: body.tag,
+      passphrase: 'correct horse battery staple',
+      salt: body.salt,
+      kdf_params: body.kdf_params,
+    });
     assert.deepEqual(back.json(), { plaintext: 'hello', plaintext_encoding: 'utf8' });
-    const wrong = await post('/v1/auth/decrypt', { ciphertext: body.ciphertext, iv: body.iv, tag: body.tag, passphrase: 'Correct horse battery staple', salt: body.salt });
+    const wrong = await post('/v1/auth/decrypt', {
+      ciphertext: body.ciphertext,
+      iv: body.iv,
+      tag: body.tag,
+      passphrase: 'Correct horse battery staple',
+      salt: body.salt,
+    });
     assert.equal(wrong.statusCode, 422);
     assert.equal(wrong.json().code, 'decryption_failed');
   });
 
   it('scrypt runs off the main thread: /healthz answers while 4 passphrase encryptions are in flight', async () => {
     const started = performance.now();
-    const heavy = Array.from({ length: 4 }, () => post('/v1/auth/encrypt', { plaintext: 'x', passphrase: 'pw', kdf_params: { log_n: 15, r: 8, p: 1 } }));
+    const heavy = Array.from({ length: 4 }, () =>
+      post('/v1/auth/encrypt', { plaintext: 'x', passphrase: 'pw', kdf_params: { log_n: 15, r: 8, p: 1 } }),
+    );
     let heavyDone = false;
     void Promise.all(heavy).then(() => (heavyDone = true));
     await new Promise((r) => setImmediate(r));
@@ -131,7 +173,9 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     });
 
     it('with a passphrase (salt, kdf and kdf_params as returned)', async () => {
-      const sealed = (await post('/v1/auth/encrypt', { plaintext: 'round trip', passphrase: 'pw', kdf_params: { log_n: 10, r: 8, p: 1 } })).json();
+      const sealed = (
+        await post('/v1/auth/encrypt', { plaintext: 'round trip', passphrase: 'pw', kdf_params: { log_n: 10, r: 8, p: 1 } })
+      ).json();
       assert.deepEqual([sealed.algorithm, sealed.kdf], ['aes-256-gcm', 'scrypt']);
       const res = await post('/v1/auth/decrypt', { ...sealed, passphrase: 'pw' });
       assert.equal(res.statusCode, 200, res.body);
@@ -169,7 +213,10 @@ describe('AES-256-GCM encrypt/decrypt', () => {
 
   describe('a 64-hex-digit key without key_encoding is read as hex', () => {
     const raw = randomBytes(32);
-    for (const [name, hexKey] of [['lowercase', raw.toString('hex')], ['uppercase', raw.toString('hex').toUpperCase()]] as const) {
+    for (const [name, hexKey] of [
+      ['lowercase', raw.toString('hex')],
+      ['uppercase', raw.toString('hex').toUpperCase()],
+    ] as const) {
       it(`${name}: encrypt and decrypt both take it; an independent node:crypto decrypt agrees`, async () => {
         const sealed = (await post('/v1/auth/encrypt', { plaintext: 'hex key', key: hexKey })).json();
         const d = createDecipheriv('aes-256-gcm', raw, Buffer.from(sealed.iv, 'base64'));
@@ -189,7 +236,10 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     });
 
     it('a 64-hex-digit key with a line break (pasted) is still hex', async () => {
-      const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: `${raw.toString('hex').slice(0, 32)}\n${raw.toString('hex').slice(32)}\n` });
+      const res = await post('/v1/auth/encrypt', {
+        plaintext: 'x',
+        key: `${raw.toString('hex').slice(0, 32)}\n${raw.toString('hex').slice(32)}\n`,
+      });
       assert.equal(res.statusCode, 200, res.body);
     });
 
@@ -197,7 +247,11 @@ describe('AES-256-GCM encrypt/decrypt', () => {
       const res = await post('/v1/auth/encrypt', { plaintext: 'x', key: '00112233445566778899aabbccddeeff' });
       assert.equal(res.statusCode, 422);
       assert.deepEqual(res.json().errors, [
-        { path: 'key', message: 'must be 32 bytes (AES-256), got 24 reading it as base64 (a key is hex only when it is exactly 64 hex digits; as hex these 32 digits are 16 bytes)' },
+        {
+          path: 'key',
+          message:
+            'must be 32 bytes (AES-256), got 24 reading it as base64 (a key is hex only when it is exactly 64 hex digits; as hex these 32 digits are 16 bytes)',
+        },
       ]);
     });
 
@@ -237,14 +291,29 @@ describe('AES-256-GCM encrypt/decrypt', () => {
     for (const [name, url, body, path] of [
       ['AES key of 31 bytes (encrypt)', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(31).toString('base64') }, 'key'],
       ['AES key of 31 bytes (decrypt)', '/v1/auth/decrypt', { ...sealedish, key: randomBytes(31).toString('base64') }, 'key'],
-      ['AES key of 33 bytes as hex', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(33).toString('hex'), key_encoding: 'hex' }, 'key'],
+      [
+        'AES key of 33 bytes as hex',
+        '/v1/auth/encrypt',
+        { plaintext: 'x', key: randomBytes(33).toString('hex'), key_encoding: 'hex' },
+        'key',
+      ],
       ['key that is not base64', '/v1/auth/encrypt', { plaintext: 'x', key: 'not base64!' }, 'key'],
-      ['key and passphrase together', '/v1/auth/encrypt', { plaintext: 'x', key: randomBytes(32).toString('base64'), passphrase: 'p' }, 'passphrase'],
+      [
+        'key and passphrase together',
+        '/v1/auth/encrypt',
+        { plaintext: 'x', key: randomBytes(32).toString('base64'), passphrase: 'p' },
+        'passphrase',
+      ],
       ['IV of 16 bytes', '/v1/auth/decrypt', { ...sealedish, iv: randomBytes(16).toString('base64'), key }, 'iv'],
       ['tag of 12 bytes', '/v1/auth/decrypt', { ...sealedish, tag: randomBytes(12).toString('base64'), key }, 'tag'],
       ['decrypt without key or passphrase', '/v1/auth/decrypt', sealedish, 'key'],
       ['passphrase without salt', '/v1/auth/decrypt', { ...sealedish, passphrase: 'p' }, 'salt'],
-      ['scrypt log_n beyond the bound', '/v1/auth/encrypt', { plaintext: 'x', passphrase: 'p', kdf_params: { log_n: 30, r: 8, p: 1 } }, 'kdf_params.log_n'],
+      [
+        'scrypt log_n beyond the bound',
+        '/v1/auth/encrypt',
+        { plaintext: 'x', passphrase: 'p', kdf_params: { log_n: 30, r: 8, p: 1 } },
+        'kdf_params.log_n',
+      ],
       ['kdf_params without a passphrase', '/v1/auth/encrypt', { plaintext: 'x', kdf_params: { log_n: 15, r: 8, p: 1 } }, 'kdf_params'],
       ['salt with a key', '/v1/auth/decrypt', { ...sealedish, key, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' }, 'salt'],
       ['kdf without key or passphrase', '/v1/auth/decrypt', { ...sealedish, kdf: 'scrypt' }, 'kdf'],

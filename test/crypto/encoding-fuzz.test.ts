@@ -24,7 +24,10 @@ describe('encodings and digests never answer 5xx on arbitrary input', () => {
     ['encode html decode', (data) => ['/v1/auth/encode', { data, format: 'html', action: 'decode' }]],
     ['encode hex decode', (data) => ['/v1/auth/encode', { data, format: 'hex', action: 'decode' }]],
     ['encode url encode', (data) => ['/v1/auth/encode', { data, format: 'url', action: 'encode' }]],
-    ['encode url decode of base64url data', (data) => ['/v1/auth/encode', { data, data_encoding: 'base64url', format: 'url', action: 'decode' }]],
+    [
+      'encode url decode of base64url data',
+      (data) => ['/v1/auth/encode', { data, data_encoding: 'base64url', format: 'url', action: 'decode' }],
+    ],
     ['encode html encode of base64url data', (data) => ['/v1/auth/encode', { data, data_encoding: 'base64url', format: 'html' }]],
     ['totp-verify secret', (data) => ['/v1/auth/totp-verify', { secret: data || 'A', code: '123456' }]],
     ['hmac-verify base64 signature', (data) => ['/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: data, encoding: 'base64' }]],

@@ -43,7 +43,12 @@ describe('POST /v1/auth/encode', () => {
   });
 
   describe('url decode of bytes that are not UTF-8 comes back as hex (as hex and ascii85 decoding do)', () => {
-    for (const [data, hex] of [['%FF%FE', 'fffe'], ['caf%E9', '636166e9'], ['%ff%00a', 'ff0061'], ['%C3%A9%C3', 'c3a9c3']] as const) {
+    for (const [data, hex] of [
+      ['%FF%FE', 'fffe'],
+      ['caf%E9', '636166e9'],
+      ['%ff%00a', 'ff0061'],
+      ['%C3%A9%C3', 'c3a9c3'],
+    ] as const) {
       it(JSON.stringify(data), async () => {
         const res = await encode({ data, format: 'url', action: 'decode' });
         assert.equal(res.statusCode, 200, res.body);
@@ -67,16 +72,41 @@ describe('POST /v1/auth/encode', () => {
       ['url-encode binary bytes sent as hex', { data: 'ff0061', data_encoding: 'hex', format: 'url' }, '%FF%00a', 'utf8'],
       ['hex-encode bytes sent as base64', { data: '/wBoaQ==', data_encoding: 'base64', format: 'hex' }, 'ff006869', 'utf8'],
       ['ascii85-encode bytes sent as base64url', { data: 'aGVsbG8', data_encoding: 'base64url', format: 'ascii85' }, 'BOu!rDZ', 'utf8'],
-      ['html-encode UTF-8 text sent as hex', { data: Buffer.from('<é>').toString('hex'), data_encoding: 'hex', format: 'html' }, '&lt;é&gt;', 'utf8'],
+      [
+        'html-encode UTF-8 text sent as hex',
+        { data: Buffer.from('<é>').toString('hex'), data_encoding: 'hex', format: 'html' },
+        '&lt;é&gt;',
+        'utf8',
+      ],
       ['utf8 is the default, also when named', { data: 'a b', data_encoding: 'utf8', format: 'url' }, 'a%20b', 'utf8'],
-      ['url-decode text sent as hex', { data: Buffer.from('caf%E9').toString('hex'), data_encoding: 'hex', format: 'url', action: 'decode' }, '636166e9', 'hex'],
-      ['hex-decode text sent as base64', { data: Buffer.from('6869').toString('base64'), data_encoding: 'base64', format: 'hex', action: 'decode' }, 'hi', 'utf8'],
-      ['ascii85-decode text sent as base64', { data: Buffer.from('<~BOu!rDZ~>').toString('base64'), data_encoding: 'base64', format: 'ascii85', action: 'decode' }, 'hello', 'utf8'],
+      [
+        'url-decode text sent as hex',
+        { data: Buffer.from('caf%E9').toString('hex'), data_encoding: 'hex', format: 'url', action: 'decode' },
+        '636166e9',
+        'hex',
+      ],
+      [
+        'hex-decode text sent as base64',
+        { data: Buffer.from('6869').toString('base64'), data_encoding: 'base64', format: 'hex', action: 'decode' },
+        'hi',
+        'utf8',
+      ],
+      [
+        'ascii85-decode text sent as base64',
+        { data: Buffer.from('<~BOu!rDZ~>').toString('base64'), data_encoding: 'base64', format: 'ascii85', action: 'decode' },
+        'hello',
+        'utf8',
+      ],
     ] as const) {
       it(name, async () => {
         const res = await encode(body);
         assert.equal(res.statusCode, 200, res.body);
-        assert.deepEqual(res.json(), { result, format: body.format, action: 'action' in body ? body.action : 'encode', result_encoding: resultEncoding });
+        assert.deepEqual(res.json(), {
+          result,
+          format: body.format,
+          action: 'action' in body ? body.action : 'encode',
+          result_encoding: resultEncoding,
+        });
       });
     }
 
@@ -92,10 +122,18 @@ describe('POST /v1/auth/encode', () => {
   it('html: escapes the five special characters and decodes numeric and named entities', async () => {
     const enc = await encode({ data: `<a href="x">Tom & Jerry's</a>`, format: 'html' });
     assert.equal(enc.json().result, '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;');
-    const dec = await encode({ data: '&lt;b&gt; &#x263A; &#9731; &copy; &amp;amp; &unknown; &#0; &#xD800;', format: 'html', action: 'decode' });
+    const dec = await encode({
+      data: '&lt;b&gt; &#x263A; &#9731; &copy; &amp;amp; &unknown; &#0; &#xD800;',
+      format: 'html',
+      action: 'decode',
+    });
     assert.equal(dec.json().result, '<b> ☺ ☃ © &amp; &unknown; \ufffd \ufffd');
     // As browsers: upper-case and legacy forms without ";", windows-1252 for &#128;-&#159;, the full HTML5 table.
-    const html5 = await encode({ data: '&AMP;&lt&gt &copy 2026 &#128; &#x9F; &NotNestedGreaterGreater; &Afr;', format: 'html', action: 'decode' });
+    const html5 = await encode({
+      data: '&AMP;&lt&gt &copy 2026 &#128; &#x9F; &NotNestedGreaterGreater; &Afr;',
+      format: 'html',
+      action: 'decode',
+    });
     assert.equal(html5.json().result, '&<> © 2026 € Ÿ \u2AA2\u0338 \u{1D504}');
   });
 

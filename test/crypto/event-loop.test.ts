@@ -32,12 +32,17 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
   after(() => t.close());
 
   const post = (path: string, body: object) =>
-    fetch(`${base}/v1/auth/${path}`, { method: 'POST', headers: { ...t.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${base}/v1/auth/${path}`, {
+      method: 'POST',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('GET /healthz keeps p99 under 50 ms while 8 argon2id hashes and 2 RSA-4096 key generations run', async () => {
     assert.equal((await fetch(`${base}/healthz`)).status, 200);
     let finished = 0;
-    const track = (p: Promise<Response>) => p.then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })).finally(() => finished++);
+    const track = (p: Promise<Response>) =>
+      p.then(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })).finally(() => finished++);
     const heavy = [
       ...Array.from({ length: 8 }, (_, i) => track(post('hash-password', { password: `correct horse ${i}` }))),
       track(post('generate-keypair', { type: 'rsa', modulus_length: 4096 })),
@@ -77,17 +82,23 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
     const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1];
     assert.ok(stillRunning > 0, 'the heavy work finished before the measurement ended, so it proves nothing');
     // Main-thread CPU well under the wall time: whatever the latencies, nothing ran synchronously for long.
-    if (cpuStart !== undefined && cpuEnd !== undefined) assert.ok(cpuEnd - cpuStart < wall / 2, `main thread busy ${cpu} of ${wall.toFixed(0)} ms`);
-    assert.ok(p99 < 50, `p99 ${p99.toFixed(1)} ms (median ${latencies[SAMPLES / 2].toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms, ` +
-      `event-loop utilisation ${elu.utilization.toFixed(2)}, main-thread CPU ${cpu} in ${wall.toFixed(0)} ms, ` +
-      `machine load average ${loadavg()[0].toFixed(1)}, ${stillRunning} heavy requests still running at the end)`);
+    if (cpuStart !== undefined && cpuEnd !== undefined)
+      assert.ok(cpuEnd - cpuStart < wall / 2, `main thread busy ${cpu} of ${wall.toFixed(0)} ms`);
+    assert.ok(
+      p99 < 50,
+      `p99 ${p99.toFixed(1)} ms (median ${latencies[SAMPLES / 2].toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms, ` +
+        `event-loop utilisation ${elu.utilization.toFixed(2)}, main-thread CPU ${cpu} in ${wall.toFixed(0)} ms, ` +
+        `machine load average ${loadavg()[0].toFixed(1)}, ${stillRunning} heavy requests still running at the end)`,
+    );
   });
   it('signs RS256 with a 4096-bit key and checks ES512 signatures on the thread pool, not the main thread', async () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 4096 });
     const p521 = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
     const rsaPem = String(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const p521Public = String(p521.publicKey.export({ type: 'spki', format: 'pem' }));
-    const es512 = (await (await post('jwt-generate', { algorithm: 'ES512', private_key: p521.privateKey.export({ format: 'jwk' }), payload: { sub: 'x' } })).json()) as { token: string };
+    const es512 = (await (
+      await post('jwt-generate', { algorithm: 'ES512', private_key: p521.privateKey.export({ format: 'jwk' }), payload: { sub: 'x' } })
+    ).json()) as { token: string };
 
     // What the same operations cost when run synchronously on this machine now.
     const data = Buffer.alloc(200, 1);
@@ -107,9 +118,16 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
       const start = mainThreadCpuMs()!;
       const responses = await Promise.all(Array.from({ length: pairs }, requests).flat());
       const cpu = mainThreadCpuMs()! - start;
-      return { cpu, bodies: await Promise.all(responses.map(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> }))) };
+      return {
+        cpu,
+        bodies: await Promise.all(
+          responses.map(async (res) => ({ status: res.status, body: (await res.json()) as Record<string, unknown> })),
+        ),
+      };
     };
-    const hs256 = (await (await post('jwt-generate', { algorithm: 'HS256', secret: 's'.repeat(32), payload: { sub: 'x' } })).json()) as { token: string };
+    const hs256 = (await (await post('jwt-generate', { algorithm: 'HS256', secret: 's'.repeat(32), payload: { sub: 'x' } })).json()) as {
+      token: string;
+    };
     const light = await mainThreadCpuOf(() => [
       post('jwt-generate', { algorithm: 'HS256', secret: 's'.repeat(32), payload: { sub: 'x' } }),
       post('jwt-verify', { token: hs256.token, secret: 's'.repeat(32) }),
@@ -123,6 +141,9 @@ describe('CPU-heavy crypto never blocks the event loop', () => {
     assert.equal(heavy.bodies.filter((b) => typeof b.body.token === 'string').length, pairs);
     // Synchronously the signatures alone would add pairs × perPair of main-thread CPU.
     const added = heavy.cpu - light.cpu;
-    assert.ok(added < (pairs * perPair) / 2, `RS256-4096 and ES512 requests used ${heavy.cpu} ms of main-thread CPU, HS256 ones ${light.cpu} ms; the signatures alone take ${(pairs * perPair).toFixed(0)} ms synchronously`);
+    assert.ok(
+      added < (pairs * perPair) / 2,
+      `RS256-4096 and ES512 requests used ${heavy.cpu} ms of main-thread CPU, HS256 ones ${light.cpu} ms; the signatures alone take ${(pairs * perPair).toFixed(0)} ms synchronously`,
+    );
   });
 });

@@ -23,16 +23,27 @@ describe('POST /v1/auth/hash', () => {
 
   it('defaults to sha256 and hex', async () => {
     const res = await hash({ data: 'abc' });
-    assert.deepEqual(res.json(), { hash: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', algorithm: 'sha256', encoding: 'hex' });
+    assert.deepEqual(res.json(), {
+      hash: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+      algorithm: 'sha256',
+      encoding: 'hex',
+    });
   });
 
   it('base64 output', async () => {
     const res = await hash({ data: 'abc', algorithm: 'sha256', encoding: 'base64' });
-    assert.equal(res.json().hash, Buffer.from('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', 'hex').toString('base64'));
+    assert.equal(
+      res.json().hash,
+      Buffer.from('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', 'hex').toString('base64'),
+    );
   });
 
   it('binary input through data_encoding: hex "616263" hashes like "abc"', async () => {
-    for (const [data, data_encoding] of [['616263', 'hex'], ['YWJj', 'base64'], ['YWJj', 'base64url']]) {
+    for (const [data, data_encoding] of [
+      ['616263', 'hex'],
+      ['YWJj', 'base64'],
+      ['YWJj', 'base64url'],
+    ]) {
       const res = await hash({ data, data_encoding, algorithm: 'sha3-256' });
       assert.equal(res.json().hash, '3a985da74fe225b2045c172d6bd390bd855f086e3e9d525b46bfe24511431532');
     }
@@ -46,7 +57,12 @@ describe('POST /v1/auth/hash', () => {
 
   it('hex and base64 data may carry spaces and line breaks (MIME base64, hex dumps): they are skipped', async () => {
     const want = (await hash({ data: 'foobar' })).json().hash;
-    for (const [data, data_encoding] of [['Zm9v\nYmFy', 'base64'], ['Zm9vYmFy\r\n', 'base64'], ['66 6f 6f\t62 61 72', 'hex'], ['Zm9v YmFy', 'base64url']]) {
+    for (const [data, data_encoding] of [
+      ['Zm9v\nYmFy', 'base64'],
+      ['Zm9vYmFy\r\n', 'base64'],
+      ['66 6f 6f\t62 61 72', 'hex'],
+      ['Zm9v YmFy', 'base64url'],
+    ]) {
       const res = await hash({ data, data_encoding });
       assert.equal(res.statusCode, 200, `${JSON.stringify(data)}: ${res.body}`);
       assert.equal(res.json().hash, want, JSON.stringify(data));

@@ -26,7 +26,14 @@ describe('HMAC', () => {
           // Case 5 is truncated to 128 bits in the RFC: compare the prefix.
           if ('truncated_to_bits' in c) assert.equal(body.signature.slice(0, 32), c[algorithm]);
           else assert.equal(body.signature, c[algorithm]);
-          const check = await post('/v1/auth/hmac-verify', { data: c.data, data_encoding: 'hex', key: c.key, key_encoding: 'hex', algorithm, signature: body.signature });
+          const check = await post('/v1/auth/hmac-verify', {
+            data: c.data,
+            data_encoding: 'hex',
+            key: c.key,
+            key_encoding: 'hex',
+            algorithm,
+            signature: body.signature,
+          });
           assert.deepEqual(check.json(), { valid: true, algorithm });
         });
       }
@@ -42,9 +49,22 @@ describe('HMAC', () => {
           const key = randomBytes(keyLength);
           const data = randomBytes(dataLength);
           const expected = createHmac(algorithm, key).update(data).digest('hex');
-          const res = await post('/v1/auth/hmac', { data: data.toString('base64'), data_encoding: 'base64', key: key.toString('hex'), key_encoding: 'hex', algorithm });
+          const res = await post('/v1/auth/hmac', {
+            data: data.toString('base64'),
+            data_encoding: 'base64',
+            key: key.toString('hex'),
+            key_encoding: 'hex',
+            algorithm,
+          });
           assert.equal(res.json().signature, expected, `${algorithm}, ${keyLength}-byte key, ${dataLength}-byte message`);
-          const check = await post('/v1/auth/hmac-verify', { data: data.toString('base64'), data_encoding: 'base64', key: key.toString('hex'), key_encoding: 'hex', algorithm, signature: expected });
+          const check = await post('/v1/auth/hmac-verify', {
+            data: data.toString('base64'),
+            data_encoding: 'base64',
+            key: key.toString('hex'),
+            key_encoding: 'hex',
+            algorithm,
+            signature: expected,
+          });
           assert.equal(check.json().valid, true);
         }
       }
@@ -59,14 +79,24 @@ describe('HMAC', () => {
 
   it('defaults: sha256, hex, UTF-8 key and data', async () => {
     const res = await post('/v1/auth/hmac', { data: 'what do ya want for nothing?', key: 'Jefe' });
-    assert.deepEqual(res.json(), { signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843', algorithm: 'sha256', encoding: 'hex' });
+    assert.deepEqual(res.json(), {
+      signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+      algorithm: 'sha256',
+      encoding: 'hex',
+    });
   });
 
   it('base64 signatures are written by hmac and read by hmac-verify', async () => {
     const expected = createHmac('sha512', 'k').update('payload').digest('base64');
     const res = await post('/v1/auth/hmac', { data: 'payload', key: 'k', algorithm: 'sha512', encoding: 'base64' });
     assert.equal(res.json().signature, expected);
-    const check = await post('/v1/auth/hmac-verify', { data: 'payload', key: 'k', algorithm: 'sha512', encoding: 'base64', signature: expected });
+    const check = await post('/v1/auth/hmac-verify', {
+      data: 'payload',
+      key: 'k',
+      algorithm: 'sha512',
+      encoding: 'base64',
+      signature: expected,
+    });
     assert.equal(check.json().valid, true);
   });
 
@@ -82,7 +112,9 @@ describe('HMAC', () => {
     const sig = createHmac('sha512', 'k').update('x').digest('hex');
     const res = await post('/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: `sha512=${sig}` });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors, [{ path: 'signature', message: 'starts with "sha512=", which names another algorithm than "sha256" (set algorithm to match)' }]);
+    assert.deepEqual(res.json().errors, [
+      { path: 'signature', message: 'starts with "sha512=", which names another algorithm than "sha256" (set algorithm to match)' },
+    ]);
     const matching = await post('/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: `SHA512=${sig}`, algorithm: 'sha512' });
     assert.equal(matching.json().valid, true);
   });
@@ -110,7 +142,12 @@ describe('HMAC', () => {
   describe('bad input', () => {
     for (const [name, url, body, path] of [
       ['unknown algorithm md5', '/v1/auth/hmac', { data: 'x', key: 'k', algorithm: 'md5' }, 'algorithm'],
-      ['unknown algorithm sha1 on verify', '/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: '00', algorithm: 'sha1' }, 'algorithm'],
+      [
+        'unknown algorithm sha1 on verify',
+        '/v1/auth/hmac-verify',
+        { data: 'x', key: 'k', signature: '00', algorithm: 'sha1' },
+        'algorithm',
+      ],
       ['signature that is not hex', '/v1/auth/hmac-verify', { data: 'x', key: 'k', signature: 'zz' }, 'signature'],
       ['odd-length hex key', '/v1/auth/hmac', { data: 'x', key: 'abc', key_encoding: 'hex' }, 'key'],
       ['key missing', '/v1/auth/hmac', { data: 'x' }, 'key'],

@@ -20,8 +20,10 @@ describe('JWT bad input', () => {
   after(() => t.close());
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v1/auth/${url}`, headers: t.auth, payload });
-  const verifyWithSecret = async (token: string, extra: object = {}) => (await post('jwt-verify', { token, secret: SECRET, ...extra })).json();
-  const hs256 = async (body: object = {}) => (await post('jwt-generate', { payload: { sub: 'u1' }, secret: SECRET, ...body })).json().token as string;
+  const verifyWithSecret = async (token: string, extra: object = {}) =>
+    (await post('jwt-verify', { token, secret: SECRET, ...extra })).json();
+  const hs256 = async (body: object = {}) =>
+    (await post('jwt-generate', { payload: { sub: 'u1' }, secret: SECRET, ...body })).json().token as string;
 
   async function expectFieldError(url: string, payload: object, path: string, message?: RegExp) {
     assertFieldError(await post(url, payload), path, message);
@@ -42,8 +44,16 @@ describe('JWT bad input', () => {
     ['a claims segment of length 1 mod 4', `${b64url({ alg: 'HS256' })}.e30ae.c2ln`, /payload is not base64url/],
     ['bad header and signature (the header is named)', `eyJhbGciOiJIUzI1NiJ9!.${b64url({ sub: 'x' })}.c2l+`, /header is not base64url/],
     ['an empty header', `.${b64url({ sub: 'x' })}.c2ln`, /header is not JSON/],
-    ['a header nested 5000 levels deep', `${b64url(`{"alg":"HS256","x":${'['.repeat(5000)}${']'.repeat(5000)}}`)}.${b64url({ sub: 'x' })}.c2ln`, /header nests deeper than 1000 levels/],
-    ['a payload nested 5000 levels deep', `${b64url({ alg: 'HS256' })}.${b64url(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)}.c2ln`, /payload nests deeper than 1000 levels/],
+    [
+      'a header nested 5000 levels deep',
+      `${b64url(`{"alg":"HS256","x":${'['.repeat(5000)}${']'.repeat(5000)}}`)}.${b64url({ sub: 'x' })}.c2ln`,
+      /header nests deeper than 1000 levels/,
+    ],
+    [
+      'a payload nested 5000 levels deep',
+      `${b64url({ alg: 'HS256' })}.${b64url(`${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`)}.c2ln`,
+      /payload nests deeper than 1000 levels/,
+    ],
   ];
   for (const [what, token, message] of MALFORMED) {
     it(`jwt-decode refuses ${what} with 422`, async () => {
@@ -89,7 +99,13 @@ describe('JWT bad input', () => {
 
   it('an RSA-PSS key restricted to a hash or a salt length signs only the PS algorithm it allows; other uses are a 422 / algorithm_not_allowed', async () => {
     // @types/node types saltLength as a string; node:crypto wants the number of bytes.
-    const pss = (saltLength: number) => generateKeyPairSync('rsa-pss', { modulusLength: 2048, hashAlgorithm: 'sha256', mgf1HashAlgorithm: 'sha256', saltLength: saltLength as unknown as string });
+    const pss = (saltLength: number) =>
+      generateKeyPairSync('rsa-pss', {
+        modulusLength: 2048,
+        hashAlgorithm: 'sha256',
+        mgf1HashAlgorithm: 'sha256',
+        saltLength: saltLength as unknown as string,
+      });
     const restricted = pss(32);
     const privatePem = String(restricted.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     const publicPem = String(restricted.publicKey.export({ type: 'spki', format: 'pem' }));
@@ -102,16 +118,30 @@ describe('JWT bad input', () => {
     }
     // A PS512 token from an unrestricted key, checked against the restricted public key.
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const ps512 = (await post('jwt-generate', { payload: {}, algorithm: 'PS512', private_key: String(other.privateKey.export({ type: 'pkcs8', format: 'pem' })) })).json().token;
+    const ps512 = (
+      await post('jwt-generate', {
+        payload: {},
+        algorithm: 'PS512',
+        private_key: String(other.privateKey.export({ type: 'pkcs8', format: 'pem' })),
+      })
+    ).json().token;
     const verdict = (await post('jwt-verify', { token: ps512, public_key: publicPem })).json();
     assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' });
     const salty = pss(64);
-    const res = await post('jwt-generate', { payload: {}, algorithm: 'PS256', private_key: String(salty.privateKey.export({ type: 'pkcs8', format: 'pem' })) });
+    const res = await post('jwt-generate', {
+      payload: {},
+      algorithm: 'PS256',
+      private_key: String(salty.privateKey.export({ type: 'pkcs8', format: 'pem' })),
+    });
     assertFieldError(res, 'private_key', /32-byte salt.*at least 64 bytes/);
   });
 
   it('jwt-generate: typ, cty and kid in header must be strings (RFC 7515 §4.1); the header is written alg first', async () => {
-    for (const [name, value] of [['typ', null], ['kid', 5], ['cty', ['a']]] as const) {
+    for (const [name, value] of [
+      ['typ', null],
+      ['kid', 5],
+      ['cty', ['a']],
+    ] as const) {
       const res = await post('jwt-generate', { payload: {}, secret: SECRET, header: { [name]: value } });
       assertFieldError(res, `header.${name}`, /must be a string/);
     }
@@ -131,19 +161,43 @@ describe('JWT bad input', () => {
     }
     const e1 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
     const e2 = generateKeyPairSync('ed25519').privateKey.export({ format: 'jwk' });
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, d: e2.d } }), 'private_key', /does not belong/);
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, d: e2.d } }),
+      'private_key',
+      /does not belong/,
+    );
     // An OKP x is a fixed-length byte string: leading zero bytes make it another (unusable) key.
     const padded = Buffer.concat([Buffer.alloc(2), Buffer.from(e1.x!, 'base64url')]).toString('base64url');
     assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...e1, x: padded } }), 'private_key');
     // A key of the wrong curve is refused for that before any point is derived.
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES256', private_key: generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' }) }), 'private_key', /ES256 needs a P-256 key/);
+    assertFieldError(
+      await post('jwt-generate', {
+        payload: {},
+        algorithm: 'ES256',
+        private_key: generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' }),
+      }),
+      'private_key',
+      /ES256 needs a P-256 key/,
+    );
     // P-384 and P-521 points are derived in a worker thread: the same answers.
     const p521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
     const q521 = generateKeyPairSync('ec', { namedCurve: 'P-521' }).privateKey.export({ format: 'jwk' });
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: q521.d } }), 'private_key', /does not belong/);
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: Buffer.alloc(66).toString('base64url') } }), 'private_key', /does not belong/);
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: q521.d } }),
+      'private_key',
+      /does not belong/,
+    );
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'ES512', private_key: { ...p521, d: Buffer.alloc(66).toString('base64url') } }),
+      'private_key',
+      /does not belong/,
+    );
     // Consistent JWKs still sign, and the token verifies with the public part.
-    for (const [algorithm, jwk] of [['ES256', a], ['EdDSA', e1], ['ES512', p521]] as const) {
+    for (const [algorithm, jwk] of [
+      ['ES256', a],
+      ['EdDSA', e1],
+      ['ES512', p521],
+    ] as const) {
       const signed = await post('jwt-generate', { payload: { sub: 'x' }, algorithm, private_key: jwk });
       assert.equal(signed.statusCode, 200, signed.body);
       const { d: _d, ...publicJwk } = jwk;
@@ -151,19 +205,39 @@ describe('JWT bad input', () => {
     }
   });
 
-  it('a JWK\'s alg, use and key_ops are respected: 422 on generate, algorithm_not_allowed on verify', async () => {
+  it("a JWK's alg, use and key_ops are respected: 422 on generate, algorithm_not_allowed on verify", async () => {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const priv = pair.privateKey.export({ format: 'jwk' });
     const pub = pair.publicKey.export({ format: 'jwk' });
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, alg: 'PS256' } }), 'private_key', /JWK for alg PS256 only/);
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, use: 'enc' } }), 'private_key', /use "enc"/);
-    assertFieldError(await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, key_ops: ['verify'] } }), 'private_key', /key_ops \(verify\) do not include "sign"/);
-    const ok = await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, alg: 'RS256', use: 'sig', key_ops: ['sign'] } });
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, alg: 'PS256' } }),
+      'private_key',
+      /JWK for alg PS256 only/,
+    );
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, use: 'enc' } }),
+      'private_key',
+      /use "enc"/,
+    );
+    assertFieldError(
+      await post('jwt-generate', { payload: {}, algorithm: 'RS256', private_key: { ...priv, key_ops: ['verify'] } }),
+      'private_key',
+      /key_ops \(verify\) do not include "sign"/,
+    );
+    const ok = await post('jwt-generate', {
+      payload: {},
+      algorithm: 'RS256',
+      private_key: { ...priv, alg: 'RS256', use: 'sig', key_ops: ['sign'] },
+    });
     assert.equal(ok.statusCode, 200, ok.body);
     const token = ok.json().token;
     for (const extra of [{ alg: 'PS256' }, { use: 'enc' }, { key_ops: ['encrypt'] }]) {
       const verdict = (await post('jwt-verify', { token, public_key: { ...pub, ...extra } })).json();
-      assert.deepEqual({ valid: verdict.valid, reason: verdict.reason }, { valid: false, reason: 'algorithm_not_allowed' }, JSON.stringify(extra));
+      assert.deepEqual(
+        { valid: verdict.valid, reason: verdict.reason },
+        { valid: false, reason: 'algorithm_not_allowed' },
+        JSON.stringify(extra),
+      );
     }
     // WebCrypto names Ed25519 JWKs alg "Ed25519" and gives private ones key_ops ["sign"]: both fit EdDSA, and
     // a private JWK given to verify stands for its public half.
@@ -179,8 +253,14 @@ describe('JWT bad input', () => {
     const mislabelled = await post('jwt-generate', { payload: {}, algorithm: 'EdDSA', private_key: { ...edPrivate, alg: 'Ed448' } });
     assertFieldError(mislabelled, 'private_key', /JWK for alg Ed448 only/);
     // The same as JSON text, and a JWK that allows it.
-    assert.equal((await post('jwt-verify', { token, public_key: JSON.stringify({ ...pub, alg: 'PS256' }) })).json().reason, 'algorithm_not_allowed');
-    assert.equal((await post('jwt-verify', { token, public_key: { ...pub, alg: 'RS256', use: 'sig', key_ops: ['verify'] } })).json().valid, true);
+    assert.equal(
+      (await post('jwt-verify', { token, public_key: JSON.stringify({ ...pub, alg: 'PS256' }) })).json().reason,
+      'algorithm_not_allowed',
+    );
+    assert.equal(
+      (await post('jwt-verify', { token, public_key: { ...pub, alg: 'RS256', use: 'sig', key_ops: ['verify'] } })).json().valid,
+      true,
+    );
   });
 
   it('never accepts alg "none", signed or not, whatever the case', async () => {
@@ -188,7 +268,11 @@ describe('JWT bad input', () => {
       for (const signature of ['', 'c2ln']) {
         const token = `${b64url({ alg, typ: 'JWT' })}.${b64url({ sub: 'admin' })}.${signature}`;
         const body = await verifyWithSecret(token);
-        assert.deepEqual(body, { valid: false, reason: 'algorithm_not_allowed', error: 'alg "none" (an unsigned token) is never accepted' });
+        assert.deepEqual(body, {
+          valid: false,
+          reason: 'algorithm_not_allowed',
+          error: 'alg "none" (an unsigned token) is never accepted',
+        });
       }
     }
     await expectFieldError('jwt-generate', { payload: {}, algorithm: 'none', secret: SECRET }, 'algorithm');
@@ -205,9 +289,17 @@ describe('JWT bad input', () => {
     assert.equal(asPublicKey.error, "the token's HS256 needs an HMAC secret, not an RSA public key");
     await expectFieldError('jwt-verify', { token: forged, secret: RSA_PUBLIC_PEM }, 'secret', /never a public key/);
     await expectFieldError('jwt-verify', { token: forged, secret: CERT.certificate }, 'secret', /never a public key/);
-    await expectFieldError('jwt-verify', { token: forged, secret: Buffer.from(RSA_PUBLIC_PEM).toString('base64'), secret_encoding: 'base64' }, 'secret');
+    await expectFieldError(
+      'jwt-verify',
+      { token: forged, secret: Buffer.from(RSA_PUBLIC_PEM).toString('base64'), secret_encoding: 'base64' },
+      'secret',
+    );
     await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: RSA_PUBLIC_PEM }, 'secret', /never a public key/);
-    await expectFieldError('jwt-generate', { payload: {}, algorithm: 'HS256', secret: JSON.stringify(rsa.publicKey.export({ format: 'jwk' })) }, 'secret');
+    await expectFieldError(
+      'jwt-generate',
+      { payload: {}, algorithm: 'HS256', secret: JSON.stringify(rsa.publicKey.export({ format: 'jwk' })) },
+      'secret',
+    );
     // A JWK in any member order (node:crypto writes Ed25519's `kty` last), and a JWK set, are keys too.
     const ed = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' });
     assert.notEqual(Object.keys(ed)[0], 'kty');
@@ -219,31 +311,63 @@ describe('JWT bad input', () => {
     const rs256 = (await post('jwt-generate', { algorithm: 'RS256', private_key: RSA_PRIVATE_PEM, payload: {} })).json().token;
     const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const withEc = (await post('jwt-verify', { token: rs256, public_key: ec.publicKey.export({ type: 'spki', format: 'pem' }) })).json();
-    assert.deepEqual(withEc, { valid: false, reason: 'algorithm_not_allowed', error: "the token's RS256 needs an RSA key, not an EC (prime256v1) public key" });
+    assert.deepEqual(withEc, {
+      valid: false,
+      reason: 'algorithm_not_allowed',
+      error: "the token's RS256 needs an RSA key, not an EC (prime256v1) public key",
+    });
     const withSecret = await verifyWithSecret(rs256);
     assert.equal(withSecret.reason, 'algorithm_not_allowed');
-    const es256 = (await post('jwt-generate', { algorithm: 'ES256', private_key: ec.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} })).json().token;
+    const es256 = (
+      await post('jwt-generate', { algorithm: 'ES256', private_key: ec.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} })
+    ).json().token;
     assert.equal((await post('jwt-verify', { token: es256, public_key: RSA_PUBLIC_PEM })).json().reason, 'algorithm_not_allowed');
-    await expectFieldError('jwt-generate', { algorithm: 'ES256', private_key: RSA_PRIVATE_PEM, payload: {} }, 'private_key', /ES256 needs an EC key, not an RSA private key/);
-    await expectFieldError('jwt-generate', { algorithm: 'ES384', private_key: CERT.private_key, payload: {} }, 'private_key', /ES384 needs a P-384 key/);
+    await expectFieldError(
+      'jwt-generate',
+      { algorithm: 'ES256', private_key: RSA_PRIVATE_PEM, payload: {} },
+      'private_key',
+      /ES256 needs an EC key, not an RSA private key/,
+    );
+    await expectFieldError(
+      'jwt-generate',
+      { algorithm: 'ES384', private_key: CERT.private_key, payload: {} },
+      'private_key',
+      /ES384 needs a P-384 key/,
+    );
     await expectFieldError('jwt-generate', { algorithm: 'EdDSA', private_key: RSA_PRIVATE_PEM, payload: {} }, 'private_key');
     const small = generateKeyPairSync('rsa', { modulusLength: 1024 });
-    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: small.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} }, 'private_key', /at least 2048 bits/);
+    await expectFieldError(
+      'jwt-generate',
+      { algorithm: 'RS256', private_key: small.privateKey.export({ type: 'pkcs8', format: 'pem' }), payload: {} },
+      'private_key',
+      /at least 2048 bits/,
+    );
   });
 
   it('verifies with an X.509 certificate as the public key', async () => {
-    const token = (await post('jwt-generate', { algorithm: 'ES256', private_key: CERT.private_key, payload: { sub: 'cert' } })).json().token;
+    const token = (await post('jwt-generate', { algorithm: 'ES256', private_key: CERT.private_key, payload: { sub: 'cert' } })).json()
+      .token;
     assert.equal((await post('jwt-verify', { token, public_key: CERT.certificate })).json().valid, true);
   });
 
   it('refuses a PEM that is not a key', async () => {
     const notAKey = '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5IGF0IGFsbA==\n-----END PRIVATE KEY-----\n';
-    await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: notAKey, payload: {} }, 'private_key', /is not a private key/);
+    await expectFieldError(
+      'jwt-generate',
+      { algorithm: 'RS256', private_key: notAKey, payload: {} },
+      'private_key',
+      /is not a private key/,
+    );
     await expectFieldError('jwt-generate', { algorithm: 'ES256', private_key: CERT.certificate, payload: {} }, 'private_key');
     await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: RSA_PUBLIC_PEM, payload: {} }, 'private_key');
     await expectFieldError('jwt-generate', { algorithm: 'RS256', private_key: { kty: 'RSA', n: 'AQAB' }, payload: {} }, 'private_key');
     const token = await hs256();
-    await expectFieldError('jwt-verify', { token, public_key: notAKey.replaceAll('PRIVATE', 'PUBLIC') }, 'public_key', /is not a public key/);
+    await expectFieldError(
+      'jwt-verify',
+      { token, public_key: notAKey.replaceAll('PRIVATE', 'PUBLIC') },
+      'public_key',
+      /is not a public key/,
+    );
     await expectFieldError('jwt-verify', { token, public_key: 'hello' }, 'public_key');
     await expectFieldError('jwt-verify', { token, public_key: { kty: 'oct', k: 'c2VjcmV0' } }, 'public_key');
   });
@@ -280,9 +404,17 @@ describe('JWT bad input', () => {
     const token = await hs256({ subject: 'user_42' });
     assert.equal((await verifyWithSecret(token)).valid, true);
     assert.equal((await verifyWithSecret(token, { subject: 'user_42' })).valid, true);
-    assert.deepEqual(await verifyWithSecret(token, { subject: 'user_7' }), { valid: false, reason: 'claim_mismatch', error: 'sub is "user_42", expected "user_7"' });
+    assert.deepEqual(await verifyWithSecret(token, { subject: 'user_7' }), {
+      valid: false,
+      reason: 'claim_mismatch',
+      error: 'sub is "user_42", expected "user_7"',
+    });
     const without = await hs256({ payload: { role: 'admin' } });
-    assert.deepEqual(await verifyWithSecret(without, { subject: 'user_42' }), { valid: false, reason: 'claim_mismatch', error: 'sub is null, expected "user_42"' });
+    assert.deepEqual(await verifyWithSecret(without, { subject: 'user_42' }), {
+      valid: false,
+      reason: 'claim_mismatch',
+      error: 'sub is null, expected "user_42"',
+    });
     const tooLong = await post('jwt-verify', { token, secret: SECRET, subject: 'x'.repeat(1025) });
     assert.equal(tooLong.statusCode, 422);
     assert.equal(tooLong.json().errors[0].path, 'subject');
@@ -318,20 +450,30 @@ describe('JWT bad input', () => {
 
   it('refuses a header with crit extensions as malformed', async () => {
     const body = await verifyWithSecret(signHs256({ alg: 'HS256', crit: ['exp'] }, { sub: 'x' }));
-    assert.deepEqual(body, { valid: false, reason: 'malformed', error: 'the header lists "crit" extensions, which this verifier does not support' });
+    assert.deepEqual(body, {
+      valid: false,
+      reason: 'malformed',
+      error: 'the header lists "crit" extensions, which this verifier does not support',
+    });
   });
 
   it('refuses an ES256 signature of the wrong length (DER instead of JOSE r||s)', async () => {
     const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     const input = `${b64url({ alg: 'ES256' })}.${b64url({ sub: 'x' })}`;
     const der = sign('sha256', Buffer.from(input), ec.privateKey).toString('base64url');
-    const body = (await post('jwt-verify', { token: `${input}.${der}`, public_key: ec.publicKey.export({ type: 'spki', format: 'pem' }) })).json();
+    const body = (
+      await post('jwt-verify', { token: `${input}.${der}`, public_key: ec.publicKey.export({ type: 'spki', format: 'pem' }) })
+    ).json();
     assert.equal(body.reason, 'invalid_signature');
   });
 
   it('reports a wrong secret as invalid_signature', async () => {
     const body = (await post('jwt-verify', { token: await hs256(), secret: `${SECRET}!` })).json();
-    assert.deepEqual(body, { valid: false, reason: 'invalid_signature', error: 'the signature does not match the header and payload with this key' });
+    assert.deepEqual(body, {
+      valid: false,
+      reason: 'invalid_signature',
+      error: 'the signature does not match the header and payload with this key',
+    });
   });
 
   it('refuses unknown algorithm names and misplaced or missing keys', async () => {

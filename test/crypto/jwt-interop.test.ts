@@ -41,12 +41,19 @@ describe('JWT interoperability with node:crypto and jose', () => {
   after(() => t.close());
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/v1/auth/${url}`, headers: t.auth, payload });
-  const pem = (key: KeyObject) => String(key.export(key.type === 'public' ? { type: 'spki', format: 'pem' } : { type: 'pkcs8', format: 'pem' }));
+  const pem = (key: KeyObject) =>
+    String(key.export(key.type === 'public' ? { type: 'spki', format: 'pem' } : { type: 'pkcs8', format: 'pem' }));
 
   for (const [alg, hash] of Object.entries(HMAC)) {
     it(`${alg}: the service's token has node:crypto's HMAC, and a node:crypto token verifies`, async () => {
       const secret = randomBytes(64);
-      const res = await post('jwt-generate', { algorithm: alg, secret: secret.toString('hex'), secret_encoding: 'hex', payload: { n: 1 }, expires_in: 60 });
+      const res = await post('jwt-generate', {
+        algorithm: alg,
+        secret: secret.toString('hex'),
+        secret_encoding: 'hex',
+        payload: { n: 1 },
+        expires_in: 60,
+      });
       assert.equal(res.statusCode, 200, res.body);
       const [h, p, s] = res.json().token.split('.');
       assert.equal(createHmac(hash, secret).update(`${h}.${p}`).digest('base64url'), s);
@@ -64,15 +71,24 @@ describe('JWT interoperability with node:crypto and jose', () => {
     for (const [alg, hash] of Object.entries(HMAC)) {
       for (const length of [1, 63, 64, 65, 127, 128, 129, 300, 2]) {
         const secret = randomBytes(length);
-        const res = await post('jwt-generate', { algorithm: alg, secret: secret.toString('hex'), secret_encoding: 'hex', payload: { n: length } });
+        const res = await post('jwt-generate', {
+          algorithm: alg,
+          secret: secret.toString('hex'),
+          secret_encoding: 'hex',
+          payload: { n: length },
+        });
         assert.equal(res.statusCode, 200, res.body);
         const [h, p, s] = res.json().token.split('.');
         assert.equal(s, createHmac(hash, secret).update(`${h}.${p}`).digest('base64url'), `${alg} with ${length} bytes`);
-        const verified = (await post('jwt-verify', { token: res.json().token, secret: secret.toString('hex'), secret_encoding: 'hex' })).json();
+        const verified = (
+          await post('jwt-verify', { token: res.json().token, secret: secret.toString('hex'), secret_encoding: 'hex' })
+        ).json();
         assert.equal(verified.valid, true, `${alg} with ${length} bytes`);
         const other = Buffer.from(secret);
         other[length - 1]! ^= 0x01;
-        const refused = (await post('jwt-verify', { token: res.json().token, secret: other.toString('hex'), secret_encoding: 'hex' })).json();
+        const refused = (
+          await post('jwt-verify', { token: res.json().token, secret: other.toString('hex'), secret_encoding: 'hex' })
+        ).json();
         assert.equal(refused.reason, 'invalid_signature', `${alg} with ${length} bytes, last bit flipped`);
       }
     }
@@ -123,18 +139,29 @@ describe('JWT interoperability with node:crypto and jose', () => {
   for (const [alg, row] of Object.entries(ASYMMETRIC)) {
     it(`${alg}: the service's token verifies with node:crypto, and a node:crypto token verifies through the service`, async () => {
       const { privateKey, publicKey } = row.keys();
-      const res = await post('jwt-generate', { algorithm: alg, private_key: pem(privateKey), payload: { role: 'admin' }, issuer: 'devutil', audience: ['a', 'b'] });
+      const res = await post('jwt-generate', {
+        algorithm: alg,
+        private_key: pem(privateKey),
+        payload: { role: 'admin' },
+        issuer: 'devutil',
+        audience: ['a', 'b'],
+      });
       assert.equal(res.statusCode, 200, res.body);
       const { token, header, payload } = res.json();
       assert.deepEqual(header, { typ: 'JWT', alg });
       assert.deepEqual(Object.keys(payload).sort(), ['aud', 'iat', 'iss', 'role']);
       const [h, p, s] = token.split('.');
-      assert.ok(verify(row.hash, Buffer.from(`${h}.${p}`), { key: publicKey, ...row.options }, Buffer.from(s, 'base64url')), 'node:crypto rejects the signature');
+      assert.ok(
+        verify(row.hash, Buffer.from(`${h}.${p}`), { key: publicKey, ...row.options }, Buffer.from(s, 'base64url')),
+        'node:crypto rejects the signature',
+      );
       assert.deepEqual(JSON.parse(Buffer.from(p, 'base64url').toString()), payload);
 
       const input = `${b64url({ alg })}.${b64url({ sub: 'node', aud: 'b', iss: 'devutil' })}`;
       const signature = sign(row.hash, Buffer.from(input), { key: privateKey, ...row.options }).toString('base64url');
-      const verified = (await post('jwt-verify', { token: `${input}.${signature}`, public_key: pem(publicKey), issuer: 'devutil', audience: 'b' })).json();
+      const verified = (
+        await post('jwt-verify', { token: `${input}.${signature}`, public_key: pem(publicKey), issuer: 'devutil', audience: 'b' })
+      ).json();
       assert.deepEqual(verified, { valid: true, header: { alg }, payload: { sub: 'node', aud: 'b', iss: 'devutil' } });
     });
   }
@@ -151,16 +178,30 @@ describe('JWT interoperability with node:crypto and jose', () => {
     const es = (await post('jwt-generate', { algorithm: 'ES256', private_key: sec1, payload: {} })).json();
     assert.equal((await post('jwt-verify', { token: es.token, public_key: pem(p256.publicKey) })).json().valid, true);
 
-    const jwk = (await post('jwt-generate', { algorithm: 'ES256', private_key: p256.privateKey.export({ format: 'jwk' }), payload: {} })).json();
+    const jwk = (
+      await post('jwt-generate', { algorithm: 'ES256', private_key: p256.privateKey.export({ format: 'jwk' }), payload: {} })
+    ).json();
     assert.equal((await post('jwt-verify', { token: jwk.token, public_key: p256.publicKey.export({ format: 'jwk' }) })).json().valid, true);
 
     // A JWK pasted as JSON text (as jwt.io's key boxes take it) is read as the JWK it spells.
-    const asText = (await post('jwt-generate', { algorithm: 'ES256', private_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' }), null, 2), payload: {} }));
+    const asText = await post('jwt-generate', {
+      algorithm: 'ES256',
+      private_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' }), null, 2),
+      payload: {},
+    });
     assert.equal(asText.statusCode, 200, asText.body);
-    const verified = await post('jwt-verify', { token: asText.json().token, public_key: ` ${JSON.stringify(p256.publicKey.export({ format: 'jwk' }))}` });
+    const verified = await post('jwt-verify', {
+      token: asText.json().token,
+      public_key: ` ${JSON.stringify(p256.publicKey.export({ format: 'jwk' }))}`,
+    });
     assert.equal(verified.json().valid, true);
     // A private JWK's text offered as a public key works too (its public half), and text that is not a JWK is still a 422.
-    assert.equal((await post('jwt-verify', { token: asText.json().token, public_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' })) })).json().valid, true);
+    assert.equal(
+      (
+        await post('jwt-verify', { token: asText.json().token, public_key: JSON.stringify(p256.privateKey.export({ format: 'jwk' })) })
+      ).json().valid,
+      true,
+    );
     const notKey = await post('jwt-verify', { token: asText.json().token, public_key: '{"kty":"EC"}' });
     assert.equal(notKey.statusCode, 422);
     assert.equal(notKey.json().errors[0].path, 'public_key');
@@ -186,7 +227,12 @@ describe('JWT interoperability with node:crypto and jose', () => {
 
   it('keeps a "__proto__" claim as an ordinary claim', async () => {
     const body = '{"payload":{"__proto__":{"admin":true},"sub":"x"},"secret":"s3cret-s3cret-s3cret"}';
-    const res = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt-generate', headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/jwt-generate',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: body,
+    });
     assert.equal(res.statusCode, 200, res.body);
     const claims = JSON.parse(Buffer.from(res.json().token.split('.')[1], 'base64url').toString());
     assert.deepEqual(Object.getOwnPropertyDescriptor(claims, '__proto__')?.value, { admin: true });
@@ -199,10 +245,18 @@ describe('JWT interoperability with node:crypto and jose', () => {
       const hmac = alg in HMAC;
       const secret = randomBytes(48);
       const { privateKey, publicKey } = hmac ? { privateKey: secret, publicKey: secret } : ASYMMETRIC[alg].keys();
-      const signKey = hmac ? { secret: secret.toString('base64url'), secret_encoding: 'base64url' } : { private_key: pem(privateKey as KeyObject) };
+      const signKey = hmac
+        ? { secret: secret.toString('base64url'), secret_encoding: 'base64url' }
+        : { private_key: pem(privateKey as KeyObject) };
       const verifyKey = hmac ? signKey : { public_key: pem(publicKey as KeyObject) };
 
-      const res = await post('jwt-generate', { algorithm: alg, ...signKey, payload: { role: 'admin' }, issuer: 'devutil', expires_in: 600 });
+      const res = await post('jwt-generate', {
+        algorithm: alg,
+        ...signKey,
+        payload: { role: 'admin' },
+        issuer: 'devutil',
+        expires_in: 600,
+      });
       assert.equal(res.statusCode, 200, res.body);
       const { payload, protectedHeader } = await jwtVerify(res.json().token, publicKey, { issuer: 'devutil', algorithms: [alg] });
       assert.deepEqual(protectedHeader, { typ: 'JWT', alg });

@@ -77,7 +77,12 @@ describe('JWT published vectors', () => {
 
   it('signs EdDSA with the RFC 8037 key exactly as node:crypto does (Ed25519 is deterministic)', async () => {
     const a4 = V.rfc8037_a4_eddsa;
-    const res = await post('jwt-generate', { algorithm: 'EdDSA', private_key: a4.jwk, payload: { sub: 'rfc8037' }, header: { typ: 'JWT' } });
+    const res = await post('jwt-generate', {
+      algorithm: 'EdDSA',
+      private_key: a4.jwk,
+      payload: { sub: 'rfc8037' },
+      header: { typ: 'JWT' },
+    });
     assert.equal(res.statusCode, 200);
     const { token, header, payload } = res.json();
     assert.deepEqual(header, { typ: 'JWT', alg: 'EdDSA' });

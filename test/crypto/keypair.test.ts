@@ -6,8 +6,20 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 /** Expected node:crypto view of each generated pair. */
 const CASES = [
   { body: {}, type: 'rsa', details: { modulusLength: 2048 }, wire: { modulus_length: 2048 }, hash: 'sha256' },
-  { body: { type: 'rsa', modulus_length: 3072 }, type: 'rsa', details: { modulusLength: 3072 }, wire: { modulus_length: 3072 }, hash: 'sha256' },
-  { body: { type: 'rsa', modulus_length: 4096 }, type: 'rsa', details: { modulusLength: 4096 }, wire: { modulus_length: 4096 }, hash: 'sha512' },
+  {
+    body: { type: 'rsa', modulus_length: 3072 },
+    type: 'rsa',
+    details: { modulusLength: 3072 },
+    wire: { modulus_length: 3072 },
+    hash: 'sha256',
+  },
+  {
+    body: { type: 'rsa', modulus_length: 4096 },
+    type: 'rsa',
+    details: { modulusLength: 4096 },
+    wire: { modulus_length: 4096 },
+    hash: 'sha512',
+  },
   { body: { type: 'ec' }, type: 'ec', details: { namedCurve: 'prime256v1' }, wire: { curve: 'P-256' }, hash: 'sha256' },
   { body: { type: 'ec', curve: 'P-384' }, type: 'ec', details: { namedCurve: 'secp384r1' }, wire: { curve: 'P-384' }, hash: 'sha384' },
   { body: { type: 'ec', curve: 'P-521' }, type: 'ec', details: { namedCurve: 'secp521r1' }, wire: { curve: 'P-521' }, hash: 'sha512' },
@@ -48,8 +60,18 @@ describe('generate-keypair', () => {
     assert.deepEqual(Object.keys(body.public_key).sort(), ['crv', 'kty', 'x', 'y']);
     assert.deepEqual(Object.keys(body.private_key).sort(), ['crv', 'd', 'kty', 'x', 'y']);
     assert.equal(body.public_key.crv, 'P-256');
-    const jwt = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt-generate', headers: t.auth, payload: { algorithm: 'ES256', private_key: body.private_key, payload: { sub: 'k' } } });
-    const check = await t.app.inject({ method: 'POST', url: '/v1/auth/jwt-verify', headers: t.auth, payload: { token: jwt.json().token, public_key: body.public_key } });
+    const jwt = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/jwt-generate',
+      headers: t.auth,
+      payload: { algorithm: 'ES256', private_key: body.private_key, payload: { sub: 'k' } },
+    });
+    const check = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/jwt-verify',
+      headers: t.auth,
+      payload: { token: jwt.json().token, public_key: body.public_key },
+    });
     assert.equal(check.json().valid, true);
     const ed = (await post({ type: 'ed25519', format: 'jwk' })).json();
     assert.deepEqual(ed.public_key.kty, 'OKP');

@@ -108,7 +108,14 @@ describe('generate-password and password-strength', () => {
     assert.deepEqual(res.json().errors, [{ path: 'exclude', message: 'removes every character of the enabled class "digits"' }]);
   });
 
-  for (const [query, path] of [['?count=1000', 'count'], ['?count=0', 'count'], ['?length=7', 'length'], ['?length=129', 'length'], ['?symbols=maybe', 'symbols'], ['?colour=red', 'colour']]) {
+  for (const [query, path] of [
+    ['?count=1000', 'count'],
+    ['?count=0', 'count'],
+    ['?length=7', 'length'],
+    ['?length=129', 'length'],
+    ['?symbols=maybe', 'symbols'],
+    ['?colour=red', 'colour'],
+  ]) {
     it(`refuses ${query} with 422 on ${path}`, async () => {
       const res = await generate(query);
       assert.equal(res.statusCode, 422);

@@ -44,39 +44,49 @@ describe('TOTP otpauth label: issuer and account', () => {
 
   it('the description says so', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    assert.match(doc.paths['/v1/auth/totp-generate'].get.description, /`issuer` and `account` must not contain ":" .* → 422 naming the field/);
+    assert.match(
+      doc.paths['/v1/auth/totp-generate'].get.description,
+      /`issuer` and `account` must not contain ":" .* → 422 naming the field/,
+    );
   });
 
-  it('pyotp parses a valid answer\'s otpauth_uri: same secret, issuer, account, parameters, and the codes totp-verify accepts', { skip: pyotpMissing() }, async () => {
-    const python = findPyotpPython()!;
-    // pyotp 2.6 (Debian 12) unquotes the whole URI before parsing, so "&", "?", "#", "%" or "+" in a name
-    // would confuse it; the names here avoid them (and keep a space, an "@" and non-ASCII letters).
-    for (const [issuer, account, algorithm, digits, period] of [
-      ['ACME Söhne', 'ana@example.com', 'SHA1', '6', '30'],
-      ['Zürich Bank', 'jörg.müller@example.ch', 'SHA256', '8', '60'],
-      ['devutil', 'user', 'SHA512', '6', '15'],
-    ]) {
-      const res = await generate({ issuer, account, algorithm, digits, period });
-      assert.equal(res.statusCode, 200, res.body);
-      const body = res.json();
-      const now = Math.floor(Date.now() / 1000);
-      const run = runClient(python, ['-c', PYOTP_READ, body.otpauth_uri, String(now)]);
-      assert.equal(run.stderr, '');
-      assert.equal(run.status, 0);
-      const read = JSON.parse(run.stdout);
-      assert.deepEqual(
-        { secret: read.secret, issuer: read.issuer, name: read.name, digits: read.digits, interval: read.interval, digest: read.digest },
-        { secret: body.secret, issuer, name: account, digits: Number(digits), interval: Number(period), digest: algorithm.toLowerCase() },
-      );
-      for (const [timestamp, code] of [[59, read.at_59], [now, read.at_now]]) {
-        const verified = await t.app.inject({
-          method: 'POST',
-          url: '/v1/auth/totp-verify',
-          headers: t.auth,
-          payload: { secret: body.secret, code, digits: Number(digits), period: Number(period), algorithm, window: 0, timestamp },
-        });
-        assert.deepEqual(verified.json(), { valid: true, delta: 0 });
+  it(
+    "pyotp parses a valid answer's otpauth_uri: same secret, issuer, account, parameters, and the codes totp-verify accepts",
+    { skip: pyotpMissing() },
+    async () => {
+      const python = findPyotpPython()!;
+      // pyotp 2.6 (Debian 12) unquotes the whole URI before parsing, so "&", "?", "#", "%" or "+" in a name
+      // would confuse it; the names here avoid them (and keep a space, an "@" and non-ASCII letters).
+      for (const [issuer, account, algorithm, digits, period] of [
+        ['ACME Söhne', 'ana@example.com', 'SHA1', '6', '30'],
+        ['Zürich Bank', 'jörg.müller@example.ch', 'SHA256', '8', '60'],
+        ['devutil', 'user', 'SHA512', '6', '15'],
+      ]) {
+        const res = await generate({ issuer, account, algorithm, digits, period });
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json();
+        const now = Math.floor(Date.now() / 1000);
+        const run = runClient(python, ['-c', PYOTP_READ, body.otpauth_uri, String(now)]);
+        assert.equal(run.stderr, '');
+        assert.equal(run.status, 0);
+        const read = JSON.parse(run.stdout);
+        assert.deepEqual(
+          { secret: read.secret, issuer: read.issuer, name: read.name, digits: read.digits, interval: read.interval, digest: read.digest },
+          { secret: body.secret, issuer, name: account, digits: Number(digits), interval: Number(period), digest: algorithm.toLowerCase() },
+        );
+        for (const [timestamp, code] of [
+          [59, read.at_59],
+          [now, read.at_now],
+        ]) {
+          const verified = await t.app.inject({
+            method: 'POST',
+            url: '/v1/auth/totp-verify',
+            headers: t.auth,
+            payload: { secret: body.secret, code, digits: Number(digits), period: Number(period), algorithm, window: 0, timestamp },
+          });
+          assert.deepEqual(verified.json(), { valid: true, delta: 0 });
+        }
       }
-    }
-  });
+    },
+  );
 });

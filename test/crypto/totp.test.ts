@@ -33,7 +33,15 @@ describe('TOTP', () => {
   describe('RFC 6238 Appendix B (all 18 vectors)', () => {
     for (const v of rfc6238.vectors) {
       it(`${v.algorithm} at ${v.timestamp} gives ${v.code}`, async () => {
-        const res = await verify({ secret: v.secret, code: v.code, digits: 8, period: 30, algorithm: v.algorithm, window: 0, timestamp: v.timestamp });
+        const res = await verify({
+          secret: v.secret,
+          code: v.code,
+          digits: 8,
+          period: 30,
+          algorithm: v.algorithm,
+          window: 0,
+          timestamp: v.timestamp,
+        });
         assert.equal(res.statusCode, 200);
         assert.deepEqual(res.json(), { valid: true, delta: 0 });
       });
@@ -58,7 +66,11 @@ describe('TOTP', () => {
     assert.deepEqual(wide.json(), { valid: true, delta: -2 });
   });
 
-  for (const [period, algorithm, hash] of [[60, 'SHA256', 'sha256'], [15, 'SHA512', 'sha512'], [300, 'SHA1', 'sha1']] as const) {
+  for (const [period, algorithm, hash] of [
+    [60, 'SHA256', 'sha256'],
+    [15, 'SHA512', 'sha512'],
+    [300, 'SHA1', 'sha1'],
+  ] as const) {
     it(`period ${period} (${algorithm}): a code counts ${period} s steps, and the window moves by ${period} s`, async () => {
       const secret = Buffer.from('12345678901234567890');
       const b32 = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
@@ -148,7 +160,10 @@ describe('TOTP', () => {
         const res = await verify(body);
         assert.equal(res.statusCode, 422);
         assert.equal(res.json().code, 'validation_error');
-        assert.ok(res.json().errors.some((e: { path: string }) => e.path === path), JSON.stringify(res.json().errors));
+        assert.ok(
+          res.json().errors.some((e: { path: string }) => e.path === path),
+          JSON.stringify(res.json().errors),
+        );
       });
     }
     it('totp-generate with an issuer and account too long for a QR code → 422, not 500', async () => {
@@ -171,7 +186,11 @@ describe('TOTP', () => {
   });
 
   describe('totp-generate', () => {
-    for (const [algorithm, bytes] of [['SHA1', 20], ['SHA256', 32], ['SHA512', 64]] as const) {
+    for (const [algorithm, bytes] of [
+      ['SHA1', 20],
+      ['SHA256', 32],
+      ['SHA512', 64],
+    ] as const) {
       it(`${algorithm}: a ${bytes}-byte secret, a percent-encoded otpauth URI and a PNG QR code`, async () => {
         const res = await t.app.inject({
           method: 'GET',
@@ -182,8 +201,10 @@ describe('TOTP', () => {
         const body = res.json();
         assert.match(body.secret, /^[A-Z2-7]+$/);
         assert.equal(base32Decode(body.secret).length, bytes);
-        assert.equal(body.otpauth_uri,
-          `otpauth://totp/ACME%20Co%20%26%20Sons:ana%2B1%40example.com?secret=${body.secret}&issuer=ACME%20Co%20%26%20Sons&algorithm=${algorithm}&digits=8&period=60`);
+        assert.equal(
+          body.otpauth_uri,
+          `otpauth://totp/ACME%20Co%20%26%20Sons:ana%2B1%40example.com?secret=${body.secret}&issuer=ACME%20Co%20%26%20Sons&algorithm=${algorithm}&digits=8&period=60`,
+        );
         const uri = new URL(body.otpauth_uri);
         assert.equal(uri.searchParams.get('issuer'), 'ACME Co & Sons');
         assert.match(body.qr_code, /^data:image\/png;base64,/);

@@ -4,7 +4,15 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 /** Known answers: request → exact `result`. */
 const CASES: { title: string; operation: string; arrays: unknown[][]; options?: Record<string, unknown>; result: unknown[] }[] = [
-  { title: 'sort numbers across arrays', operation: 'sort', arrays: [[3, -1.5], [10, 2]], result: [-1.5, 2, 3, 10] },
+  {
+    title: 'sort numbers across arrays',
+    operation: 'sort',
+    arrays: [
+      [3, -1.5],
+      [10, 2],
+    ],
+    result: [-1.5, 2, 3, 10],
+  },
   {
     title: 'sort mixed types: null < boolean < number < string < array < object',
     operation: 'sort',
@@ -21,9 +29,21 @@ const CASES: { title: string; operation: string; arrays: unknown[][]; options?: 
   {
     title: 'sort by key, stable for equal keys',
     operation: 'sort',
-    arrays: [[{ n: 'c', age: 30 }, { n: 'a', age: 25 }, { n: 'b', age: 30 }, { n: 'd', age: 20 }]],
+    arrays: [
+      [
+        { n: 'c', age: 30 },
+        { n: 'a', age: 25 },
+        { n: 'b', age: 30 },
+        { n: 'd', age: 20 },
+      ],
+    ],
     options: { key: 'age' },
-    result: [{ n: 'd', age: 20 }, { n: 'a', age: 25 }, { n: 'c', age: 30 }, { n: 'b', age: 30 }],
+    result: [
+      { n: 'd', age: 20 },
+      { n: 'a', age: 25 },
+      { n: 'c', age: 30 },
+      { n: 'b', age: 30 },
+    ],
   },
   {
     title: 'sort by dotted key; elements lacking it come last, in input order',
@@ -59,11 +79,20 @@ const CASES: { title: string; operation: string; arrays: unknown[][]; options?: 
     arrays: [[{ a: 1, b: [1, { c: 2, d: 3 }] }, 1, '1', { b: [1, { d: 3, c: 2 }], a: 1 }, 1.0, [1, 2], [2, 1], null, null]],
     result: [{ a: 1, b: [1, { c: 2, d: 3 }] }, 1, '1', [1, 2], [2, 1], null],
   },
-  { title: 'union: deduplicated concatenation in first-seen order', operation: 'union', arrays: [[3, 1], [1, 2, 3], [4]], result: [3, 1, 2, 4] },
+  {
+    title: 'union: deduplicated concatenation in first-seen order',
+    operation: 'union',
+    arrays: [[3, 1], [1, 2, 3], [4]],
+    result: [3, 1, 2, 4],
+  },
   {
     title: 'intersect: distinct values of the first array present in every array, first array order',
     operation: 'intersect',
-    arrays: [[5, 2, 2, { x: 1, y: 2 }, 3, 9], [3, 2, { y: 2, x: 1 }], [{ x: 1, y: 2 }, 2, 3, 7]],
+    arrays: [
+      [5, 2, 2, { x: 1, y: 2 }, 3, 9],
+      [3, 2, { y: 2, x: 1 }],
+      [{ x: 1, y: 2 }, 2, 3, 7],
+    ],
     result: [2, { x: 1, y: 2 }, 3],
   },
   { title: 'intersect with nothing in common', operation: 'intersect', arrays: [[1, 2], [3]], result: [] },
@@ -73,12 +102,27 @@ const CASES: { title: string; operation: string; arrays: unknown[][]; options?: 
     arrays: [[1, 1, 2, 3, { a: [1] }, 'x'], [2], [3, { a: [1] }]],
     result: [1, 1, 'x'],
   },
-  { title: 'chunk by size', operation: 'chunk', arrays: [[1, 2, 3], [4, 5]], options: { size: 2 }, result: [[1, 2], [3, 4], [5]] },
+  {
+    title: 'chunk by size',
+    operation: 'chunk',
+    arrays: [
+      [1, 2, 3],
+      [4, 5],
+    ],
+    options: { size: 2 },
+    result: [[1, 2], [3, 4], [5]],
+  },
   { title: 'chunk larger than the input', operation: 'chunk', arrays: [[1, 2]], options: { size: 10 }, result: [[1, 2]] },
   { title: 'chunk of nothing', operation: 'chunk', arrays: [[]], options: { size: 3 }, result: [] },
   { title: 'flatten one level by default', operation: 'flatten', arrays: [[1, [2, [3, [4]]]], [[5]]], result: [1, 2, [3, [4]], 5] },
   { title: 'flatten depth 2', operation: 'flatten', arrays: [[1, [2, [3, [4]]]]], options: { depth: 2 }, result: [1, 2, 3, [4]] },
-  { title: 'flatten depth -1 = fully', operation: 'flatten', arrays: [[1, [2, [3, [4, []]]], [[[[[5]]]]]]], options: { depth: -1 }, result: [1, 2, 3, 4, 5] },
+  {
+    title: 'flatten depth -1 = fully',
+    operation: 'flatten',
+    arrays: [[1, [2, [3, [4, []]]], [[[[[5]]]]]]],
+    options: { depth: -1 },
+    result: [1, 2, 3, 4, 5],
+  },
   { title: 'flatten depth 0 only concatenates', operation: 'flatten', arrays: [[[1]], [2]], options: { depth: 0 }, result: [[1], 2] },
   {
     title: 'compact removes null, "", 0 and false only',
@@ -86,7 +130,15 @@ const CASES: { title: string; operation: string; arrays: unknown[][]; options?: 
     arrays: [[0, 1, false, true, null, '', 'a', [], {}, '0', -0, 0.0]],
     result: [1, true, 'a', [], {}, '0'],
   },
-  { title: 'reverse the concatenation', operation: 'reverse', arrays: [[1, 2], [3, { a: 1 }]], result: [{ a: 1 }, 3, 2, 1] },
+  {
+    title: 'reverse the concatenation',
+    operation: 'reverse',
+    arrays: [
+      [1, 2],
+      [3, { a: 1 }],
+    ],
+    result: [{ a: 1 }, 3, 2, 1],
+  },
 ];
 
 describe('POST /v1/array-ops', () => {
@@ -120,7 +172,11 @@ describe('POST /v1/array-ops', () => {
 
   it('sample with a seed draws the same elements in every process and release (values pinned when recorded in another process)', async () => {
     const arrays = [Array.from({ length: 50 }, (_, i) => i)];
-    assert.deepEqual((await call({ operation: 'sample', arrays, options: { size: 5, seed: 42 } })).json(), { result: [30, 22, 42, 34, 12], operation: 'sample', count: 5 });
+    assert.deepEqual((await call({ operation: 'sample', arrays, options: { size: 5, seed: 42 } })).json(), {
+      result: [30, 22, 42, 34, 12],
+      operation: 'sample',
+      count: 5,
+    });
     // A seed beyond 32 bits and negative: all 53 bits and the sign count.
     assert.deepEqual((await call({ operation: 'sample', arrays, options: { size: 5, seed: -7.5e15 } })).json().result, [2, 22, 35, 44, 4]);
   });
@@ -137,20 +193,33 @@ describe('POST /v1/array-ops', () => {
   it('sample without a seed varies between calls', async () => {
     const arrays = [Array.from({ length: 1000 }, (_, i) => i)];
     const results = new Set<string>();
-    for (let i = 0; i < 5; i++) results.add(JSON.stringify((await call({ operation: 'sample', arrays, options: { size: 10 } })).json().result));
+    for (let i = 0; i < 5; i++)
+      results.add(JSON.stringify((await call({ operation: 'sample', arrays, options: { size: 10 } })).json().result));
     assert.ok(results.size > 1);
   });
 
   it('keys like __proto__ are plain data for equality and sorting', async () => {
-    const res = await call({ operation: 'deduplicate', arrays: [[JSON.parse('{"__proto__": {"x": 1}}'), JSON.parse('{"__proto__": {"x": 1}}'), {}]] });
+    const res = await call({
+      operation: 'deduplicate',
+      arrays: [[JSON.parse('{"__proto__": {"x": 1}}'), JSON.parse('{"__proto__": {"x": 1}}'), {}]],
+    });
     assert.equal(res.body, '{"result":[{"__proto__":{"x":1}},{}],"operation":"deduplicate","count":2}');
-    const sorted = await call({ operation: 'sort', arrays: [[JSON.parse('{"__proto__": 2}'), JSON.parse('{"__proto__": 1}'), { constructor: 0 }]], options: { key: '__proto__' } });
+    const sorted = await call({
+      operation: 'sort',
+      arrays: [[JSON.parse('{"__proto__": 2}'), JSON.parse('{"__proto__": 1}'), { constructor: 0 }]],
+      options: { key: '__proto__' },
+    });
     assert.equal(sorted.body, '{"result":[{"__proto__":1},{"__proto__":2},{"constructor":0}],"operation":"sort","count":3}');
   });
 
   it('costs one credit per successful call', async () => {
     const key = await t.newKey('free');
-    const res = await t.app.inject({ method: 'POST', url: '/v1/array-ops', headers: { 'x-api-key': key.secret }, payload: { operation: 'reverse', arrays: [[1]] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/array-ops',
+      headers: { 'x-api-key': key.secret },
+      payload: { operation: 'reverse', arrays: [[1]] },
+    });
     assert.equal(res.statusCode, 200);
     assert.equal(res.headers['x-credits-remaining'], '999');
   });

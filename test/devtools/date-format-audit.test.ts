@@ -42,8 +42,13 @@ describe('POST /v1/date-format: %I with %p rejected every PM time and 12 AM', ()
     });
   }
 
-  it('2:30 PM on the day New York skips 02:00-03:00 is 14:30 EDT (the AM hour\'s gap does not move it)', async () => {
-    const res = await format({ date: '2026-03-08 02:30 PM', input_format: '%Y-%m-%d %I:%M %p', from_timezone: 'America/New_York', output_format: '%H:%M %Z' });
+  it("2:30 PM on the day New York skips 02:00-03:00 is 14:30 EDT (the AM hour's gap does not move it)", async () => {
+    const res = await format({
+      date: '2026-03-08 02:30 PM',
+      input_format: '%Y-%m-%d %I:%M %p',
+      from_timezone: 'America/New_York',
+      output_format: '%H:%M %Z',
+    });
     assert.deepEqual([res.json().formatted, res.json().timestamp], ['14:30 EDT', 1772994600]);
   });
 
@@ -138,14 +143,25 @@ describe('POST /v1/date-format: a bare weekday resolved to a past day', () => {
 
   it('today\'s weekday is today; "last" and a stated date are untouched', async () => {
     assert.deepEqual(
-      [await day('friday'), await day('this friday'), await day('saturday'), await day('last thursday'), await day('Thursday, November 26, 2026')],
+      [
+        await day('friday'),
+        await day('this friday'),
+        await day('saturday'),
+        await day('last thursday'),
+        await day('Thursday, November 26, 2026'),
+      ],
       ['2026-11-27 00:00 Fri', '2026-11-27 00:00 Fri', '2026-11-28 00:00 Sat', '2026-11-26 00:00 Thu', '2026-11-26 00:00 Thu'],
     );
   });
 
   it('in from_timezone\'s own date: already Saturday in Kiritimati, "friday" and "this friday" are both 4 December', async () => {
     assert.deepEqual(
-      [await day('friday', 'Pacific/Kiritimati'), await day('this friday', 'Pacific/Kiritimati'), await day('saturday', 'Pacific/Kiritimati'), await day('thursday', 'Pacific/Kiritimati')],
+      [
+        await day('friday', 'Pacific/Kiritimati'),
+        await day('this friday', 'Pacific/Kiritimati'),
+        await day('saturday', 'Pacific/Kiritimati'),
+        await day('thursday', 'Pacific/Kiritimati'),
+      ],
       ['2026-12-04 00:00 Fri', '2026-12-04 00:00 Fri', '2026-11-28 00:00 Sat', '2026-12-03 00:00 Thu'],
     );
   });
@@ -218,10 +234,18 @@ describe('POST /v1/date-format: %e in input_format refused a space-padded day', 
   }
 
   it('only one space, and only where a space-padded directive is: 422 otherwise', async () => {
-    for (const [date, inputFormat] of [['2026-11-  5', '%Y-%m-%e'], ['2026-11- 05x', '%Y-%m-%e'], ['2026- 11-05', '%Y-%m-%e'], ['2026-11-27 13:05 PM', '%Y-%m-%d %l:%M %p']]) {
+    for (const [date, inputFormat] of [
+      ['2026-11-  5', '%Y-%m-%e'],
+      ['2026-11- 05x', '%Y-%m-%e'],
+      ['2026- 11-05', '%Y-%m-%e'],
+      ['2026-11-27 13:05 PM', '%Y-%m-%d %l:%M %p'],
+    ]) {
       const res = await format({ date, input_format: inputFormat });
       assert.equal(res.statusCode, 422, `${date} ${res.body}`);
-      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['date']);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        ['date'],
+      );
     }
   });
 });
@@ -236,8 +260,12 @@ describe('POST /v1/date-format: %g was unsupported in output_format', () => {
 
   // GNU date -u -d DAY '+%G %g %V'
   const weeks: [string, string][] = [
-    ['2027-01-01', '2026 26 53'], ['2024-12-30', '2025 25 01'], ['2000-01-01', '1999 99 52'],
-    ['2026-12-28', '2026 26 53'], ['1999-01-03', '1998 98 53'], ['2026-03-08', '2026 26 10'],
+    ['2027-01-01', '2026 26 53'],
+    ['2024-12-30', '2025 25 01'],
+    ['2000-01-01', '1999 99 52'],
+    ['2026-12-28', '2026 26 53'],
+    ['1999-01-03', '1998 98 53'],
+    ['2026-03-08', '2026 26 10'],
   ];
   for (const [date, formatted] of weeks) {
     it(`${date}: %G %g %V → ${formatted}`, async () => {
@@ -252,7 +280,7 @@ describe('POST /v1/date-format: %g was unsupported in output_format', () => {
   });
 });
 
-describe('POST /v1/date-format: timezone echoed the zone name in the caller\'s case', () => {
+describe("POST /v1/date-format: timezone echoed the zone name in the caller's case", () => {
   let t: TestApp;
   before(async () => {
     t = await startApp('2026-03-07T12:00:00Z');

@@ -53,7 +53,12 @@ describe('POST /v1/date-format: input formats that could backtrack for long', ()
       const took = performance.now() - started;
       assert.equal(res.statusCode, 422, res.body);
       assert.equal(res.json().code, 'validation_error');
-      assert.deepEqual(res.json().errors, [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }]);
+      assert.deepEqual(res.json().errors, [
+        {
+          path: 'input_format',
+          message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator`,
+        },
+      ]);
       assert.ok(took < DATE_FORMAT_TIMEOUT_MS + 2000, `${took.toFixed(0)} ms`);
       assert.ok(worst < 100, `/healthz took ${worst.toFixed(1)} ms`);
     });
@@ -70,10 +75,20 @@ describe('POST /v1/date-format: input formats that could backtrack for long', ()
   it('a date formatted on the worker is the same as formatted inline', async () => {
     const pool = createDateFormatPool();
     try {
-      const input = { date: '08/03/2026 17:07:09.250', inputFormat: '%d/%m/%Y %H:%M:%S.%f', fromTimezone: 'Europe/Berlin', toTimezone: 'America/New_York', outputFormat: '%c %Z %f', now: 0 };
+      const input = {
+        date: '08/03/2026 17:07:09.250',
+        inputFormat: '%d/%m/%Y %H:%M:%S.%f',
+        fromTimezone: 'Europe/Berlin',
+        toTimezone: 'America/New_York',
+        outputFormat: '%c %Z %f',
+        now: 0,
+      };
       assert.deepEqual(await pool.run(input), formatDate(input));
       assert.deepEqual(await pool.run(input), {
-        formatted: 'Sun Mar  8 12:07:09 2026 EDT 250000', iso8601: '2026-03-08T12:07:09.250-04:00', timestamp: 1772986029, timezone: 'America/New_York',
+        formatted: 'Sun Mar  8 12:07:09 2026 EDT 250000',
+        iso8601: '2026-03-08T12:07:09.250-04:00',
+        timestamp: 1772986029,
+        timezone: 'America/New_York',
       });
     } finally {
       await pool.close();

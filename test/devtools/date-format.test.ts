@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, createClock, type TestApp } from '../helpers/app.js';
 
-interface Vector { name: string; request: Record<string, unknown>; expected: Record<string, unknown> }
+interface Vector {
+  name: string;
+  request: Record<string, unknown>;
+  expected: Record<string, unknown>;
+}
 const VECTORS: Vector[] = JSON.parse(readFileSync(new URL('./fixtures/date-format-vectors.json', import.meta.url), 'utf8'));
 
 async function startApp(nowIso: string): Promise<TestApp> {
@@ -25,7 +29,10 @@ describe('POST /v1/date-format: known answers across DST changes', () => {
   it('answers the first calls, arriving together, each as alone (the date tool loads once for all)', async () => {
     const first = VECTORS.slice(0, 12);
     const answers = await Promise.all(first.map((v) => format(v.request)));
-    assert.deepEqual(answers.map((res) => [res.statusCode, res.json()]), first.map((v) => [200, v.expected]));
+    assert.deepEqual(
+      answers.map((res) => [res.statusCode, res.json()]),
+      first.map((v) => [200, v.expected]),
+    );
   });
 
   it('covers at least 5 time zones', () => {
@@ -52,14 +59,52 @@ describe('POST /v1/date-format: every strftime directive', () => {
   // Sunday 8 March 2026, 15:04:05.123456 EDT (the first day of US daylight time) = 19:04:05Z.
   const moment = { date: '2026-03-08T15:04:05.123456', from_timezone: 'America/New_York' };
   const DIRECTIVES: [string, string][] = [
-    ['%a', 'Sun'], ['%A', 'Sunday'], ['%b', 'Mar'], ['%B', 'March'], ['%c', 'Sun Mar  8 15:04:05 2026'],
-    ['%d', '08'], ['%e', ' 8'], ['%H', '15'], ['%I', '03'], ['%j', '067'], ['%m', '03'], ['%M', '04'],
-    ['%p', 'PM'], ['%S', '05'], ['%U', '10'], ['%w', '0'], ['%W', '09'], ['%y', '26'], ['%Y', '2026'],
-    ['%z', '-0400'], ['%Z', 'EDT'], ['%%', '%'], ['%f', '123456'],
-    ['%C', '20'], ['%D', '03/08/26'], ['%F', '2026-03-08'], ['%G', '2026'], ['%h', 'Mar'], ['%k', '15'],
-    ['%l', ' 3'], ['%n', '\n'], ['%P', 'pm'], ['%r', '03:04:05 PM'], ['%R', '15:04'], ['%s', '1772996645'],
-    ['%t', '\t'], ['%T', '15:04:05'], ['%u', '7'], ['%V', '10'], ['%x', '03/08/26'], ['%X', '15:04:05'],
-    ['%-d', '8'], ['%-m', '3'], ['%-j', '67'], ['%-I', '3'], ['%-H', '15'],
+    ['%a', 'Sun'],
+    ['%A', 'Sunday'],
+    ['%b', 'Mar'],
+    ['%B', 'March'],
+    ['%c', 'Sun Mar  8 15:04:05 2026'],
+    ['%d', '08'],
+    ['%e', ' 8'],
+    ['%H', '15'],
+    ['%I', '03'],
+    ['%j', '067'],
+    ['%m', '03'],
+    ['%M', '04'],
+    ['%p', 'PM'],
+    ['%S', '05'],
+    ['%U', '10'],
+    ['%w', '0'],
+    ['%W', '09'],
+    ['%y', '26'],
+    ['%Y', '2026'],
+    ['%z', '-0400'],
+    ['%Z', 'EDT'],
+    ['%%', '%'],
+    ['%f', '123456'],
+    ['%C', '20'],
+    ['%D', '03/08/26'],
+    ['%F', '2026-03-08'],
+    ['%G', '2026'],
+    ['%h', 'Mar'],
+    ['%k', '15'],
+    ['%l', ' 3'],
+    ['%n', '\n'],
+    ['%P', 'pm'],
+    ['%r', '03:04:05 PM'],
+    ['%R', '15:04'],
+    ['%s', '1772996645'],
+    ['%t', '\t'],
+    ['%T', '15:04:05'],
+    ['%u', '7'],
+    ['%V', '10'],
+    ['%x', '03/08/26'],
+    ['%X', '15:04:05'],
+    ['%-d', '8'],
+    ['%-m', '3'],
+    ['%-j', '67'],
+    ['%-I', '3'],
+    ['%-H', '15'],
   ];
   for (const [directive, expected] of DIRECTIVES) {
     it(`${directive} → ${JSON.stringify(expected)}`, async () => {
@@ -134,9 +179,12 @@ describe('POST /v1/date-format: natural language with a frozen clock', () => {
   it('durations before/after a date and "last night" do not depend on the host time zone either', async () => {
     // 12:00Z is 21:00 on Saturday 7 March in Tokyo; chrono 2.10.3 read these from the host's clock.
     const cases: Array<[string, string]> = [
-      ['the day after tomorrow', '2026-03-09 21:00'], ['the day before yesterday', '2026-03-05 21:00'],
-      ['3 days after tomorrow', '2026-03-11 21:00'], ['last night', '2026-03-06 22:00'],
-      ['last night at 11pm', '2026-03-06 23:00'], ['last night 9:30pm', '2026-03-06 21:30'],
+      ['the day after tomorrow', '2026-03-09 21:00'],
+      ['the day before yesterday', '2026-03-05 21:00'],
+      ['3 days after tomorrow', '2026-03-11 21:00'],
+      ['last night', '2026-03-06 22:00'],
+      ['last night at 11pm', '2026-03-06 23:00'],
+      ['last night 9:30pm', '2026-03-06 21:30'],
     ];
     for (const tz of ['Pacific/Kiritimati', 'America/Anchorage', 'UTC']) {
       process.env.TZ = tz;
@@ -181,8 +229,16 @@ describe('POST /v1/date-format: bad input', () => {
     ['month 13', { date: '2026-13-01' }, 'date'],
     ['hour 24:30', { date: '2026-03-08T24:30:00' }, 'date'],
     ['a timestamp beyond the representable range', { date: 1e20 }, 'date'],
-    ['the last representable instant shown in a zone east of UTC', { date: '8640000000000', input_format: '%s', to_timezone: 'Asia/Kolkata' }, 'date'],
-    ['the first representable instant shown in a zone west of UTC', { date: '-8640000000000', input_format: '%s', to_timezone: 'America/New_York' }, 'date'],
+    [
+      'the last representable instant shown in a zone east of UTC',
+      { date: '8640000000000', input_format: '%s', to_timezone: 'Asia/Kolkata' },
+      'date',
+    ],
+    [
+      'the first representable instant shown in a zone west of UTC',
+      { date: '-8640000000000', input_format: '%s', to_timezone: 'America/New_York' },
+      'date',
+    ],
     ['a boolean date', { date: true }, 'date'],
     ['a missing date', {}, 'date'],
     ['an unknown from_timezone', { date: '2026-03-08', from_timezone: 'Mars/Olympus' }, 'from_timezone'],
@@ -193,7 +249,11 @@ describe('POST /v1/date-format: bad input', () => {
     ['an impossible date under input_format', { date: '30.02.2026', input_format: '%d.%m.%Y' }, 'date'],
     ['an input_format directive that cannot be parsed', { date: '10 2026', input_format: '%U %Y' }, 'input_format'],
     // 28 adjacent numeric directives made the parser backtrack for seconds (minutes with more).
-    ['an input_format with more than 12 directives', { date: `${'1'.repeat(60)}x`, input_format: '%y%m%d%H%M%S%I'.repeat(4) }, 'input_format'],
+    [
+      'an input_format with more than 12 directives',
+      { date: `${'1'.repeat(60)}x`, input_format: '%y%m%d%H%M%S%I'.repeat(4) },
+      'input_format',
+    ],
     ['an unknown field', { date: '2026-03-08', zone: 'UTC' }, 'zone'],
     ['hour 13 under %I', { date: '2024-03-05 13 PM', input_format: '%Y-%m-%d %I %p' }, 'date'],
     ['hour 00 under %I', { date: '2024-03-05 00 AM', input_format: '%Y-%m-%d %I %p' }, 'date'],
@@ -204,10 +264,16 @@ describe('POST /v1/date-format: bad input', () => {
   it('every bad field at once: both zones and the output format in one 422; a missing to_timezone is not reported for a bad from_timezone', async () => {
     const all = await format({ date: '2024-01-01', from_timezone: 'Bad/Zone', to_timezone: 'Worse/Zone', output_format: '%Q' });
     assert.equal(all.statusCode, 422);
-    assert.deepEqual(all.json().errors.map((e: { path: string }) => e.path), ['from_timezone', 'to_timezone', 'output_format']);
+    assert.deepEqual(
+      all.json().errors.map((e: { path: string }) => e.path),
+      ['from_timezone', 'to_timezone', 'output_format'],
+    );
     assert.match(all.json().detail, /Bad\/Zone.*Worse\/Zone.*%Q/);
     const one = await format({ date: '2024-01-01', from_timezone: 'Bad/Zone' });
-    assert.deepEqual(one.json().errors.map((e: { path: string }) => e.path), ['from_timezone']);
+    assert.deepEqual(
+      one.json().errors.map((e: { path: string }) => e.path),
+      ['from_timezone'],
+    );
   });
 
   for (const [name, payload, path] of rejections) {
@@ -215,7 +281,10 @@ describe('POST /v1/date-format: bad input', () => {
       const res = await format(payload);
       assert.equal(res.statusCode, 422, res.body);
       assert.equal(res.json().code, 'validation_error');
-      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), [path]);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        [path],
+      );
     });
   }
 });
@@ -279,7 +348,12 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
 
   it('a naive Tokyo time is read and printed as JST', async () => {
     const res = await format({ date: '2026-03-08 09:30', from_timezone: 'Asia/Tokyo', output_format: '%d %b %Y %H:%M %Z' });
-    assert.deepEqual(res.json(), { formatted: '08 Mar 2026 09:30 JST', iso8601: '2026-03-08T09:30:00+09:00', timestamp: 1772929800, timezone: 'Asia/Tokyo' });
+    assert.deepEqual(res.json(), {
+      formatted: '08 Mar 2026 09:30 JST',
+      iso8601: '2026-03-08T09:30:00+09:00',
+      timestamp: 1772929800,
+      timezone: 'Asia/Tokyo',
+    });
   });
 
   it('%z keeps the seconds of local mean time (Tokyo before 1888: +091859), as Python does', async () => {
@@ -290,7 +364,12 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
 
   it('iso8601 keeps those seconds too, so its local time and offset give the instant (New York before 1883: -04:56:02)', async () => {
     const res = await format({ date: '1883-11-18T12:00:00', from_timezone: 'America/New_York', output_format: '%H:%M:%S %z' });
-    assert.deepEqual(res.json(), { formatted: '12:00:00 -045602', iso8601: '1883-11-18T12:00:00-04:56:02', timestamp: -2717651038, timezone: 'America/New_York' });
+    assert.deepEqual(res.json(), {
+      formatted: '12:00:00 -045602',
+      iso8601: '1883-11-18T12:00:00-04:56:02',
+      timestamp: -2717651038,
+      timezone: 'America/New_York',
+    });
     assert.equal(Date.parse('1883-11-18T12:00:00-04:56') / 1000 + 2, res.json().timestamp);
     // From then on the offset is whole hours again.
     const est = await format({ date: '1883-11-18T12:03:58', from_timezone: 'America/New_York', output_format: '%z' });
@@ -299,12 +378,23 @@ describe('POST /v1/date-format: %Z is the tz database abbreviation (Python zonei
 
   it('years before 1 and after 9999: %Y keeps a sign and four digits, iso8601 a sign and six (ISO 8601 expanded)', async () => {
     const minusOne = await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%Y %y %G %C|%c' });
-    assert.deepEqual(minusOne.json(), { formatted: '-0001 99 -0002 -1|Fri Jan  1 00:00:00 -0001', iso8601: '-000001-01-01T00:00:00+00:00', timestamp: -62198755200, timezone: 'UTC' });
+    assert.deepEqual(minusOne.json(), {
+      formatted: '-0001 99 -0002 -1|Fri Jan  1 00:00:00 -0001',
+      iso8601: '-000001-01-01T00:00:00+00:00',
+      timestamp: -62198755200,
+      timezone: 'UTC',
+    });
     const year0 = await format({ date: '0000-06-15T00:00:00Z', output_format: '%Y %y %C' });
     assert.equal(year0.json().formatted, '0000 00 00');
     // The - flag drops every padding zero and keeps the sign, as glibc: %-Y of year -1 is -1, of year 5 is 5.
-    assert.equal((await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%-Y %-G %-y %-C' })).json().formatted, '-1 -2 99 -1');
-    assert.equal((await format({ date: '0005-03-01T00:00:00Z', output_format: '%-Y|%-C|%-y|%-j|%-e|%-d' })).json().formatted, '5|0|5|60|1|1');
+    assert.equal(
+      (await format({ date: -62198755200, from_timezone: 'UTC', output_format: '%-Y %-G %-y %-C' })).json().formatted,
+      '-1 -2 99 -1',
+    );
+    assert.equal(
+      (await format({ date: '0005-03-01T00:00:00Z', output_format: '%-Y|%-C|%-y|%-j|%-e|%-d' })).json().formatted,
+      '5|0|5|60|1|1',
+    );
     assert.equal((await format({ date: '0000-06-15T00:00:00Z', output_format: '%-Y|%-z' })).json().formatted, '0|+0000');
     assert.equal(year0.json().iso8601, '0000-06-15T00:00:00+00:00');
     const far = await format({ date: 253402300800, output_format: '%Y-%m-%d' });
@@ -360,11 +450,18 @@ describe('POST /v1/date-format: Unix timestamps as strings of any length', () =>
     assert.equal(res.json().formatted, '07:00:00.123456');
   });
 
-  for (const [name, date] of [['an impossible basic date', '20241315'], ['a 14-digit timestamp beyond the representable range', '12345678901234'], ['a signed fraction without digits', '-.5']]) {
+  for (const [name, date] of [
+    ['an impossible basic date', '20241315'],
+    ['a 14-digit timestamp beyond the representable range', '12345678901234'],
+    ['a signed fraction without digits', '-.5'],
+  ]) {
     it(`422 for ${name} ("${date}")`, async () => {
       const res = await format({ date });
       assert.equal(res.statusCode, 422, res.body);
-      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['date']);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        ['date'],
+      );
     });
   }
 });
@@ -450,8 +547,14 @@ describe('POST /v1/date-format: weekday names (as the OpenAPI description states
 
   it('"friday"/"this friday" are the coming one, "next friday" next week\'s, "last friday" the most recent; today counts for the bare name', async () => {
     const cases: Array<[string, string]> = [
-      ['friday', '2026-11-27'], ['this friday', '2026-11-27'], ['next friday', '2026-12-04'], ['last friday', '2026-11-20'],
-      ['tuesday', '2026-11-24'], ['next tuesday', '2026-12-01'], ['last tuesday', '2026-11-17'], ['next friday 5pm', '2026-12-04'],
+      ['friday', '2026-11-27'],
+      ['this friday', '2026-11-27'],
+      ['next friday', '2026-12-04'],
+      ['last friday', '2026-11-20'],
+      ['tuesday', '2026-11-24'],
+      ['next tuesday', '2026-12-01'],
+      ['last tuesday', '2026-11-17'],
+      ['next friday 5pm', '2026-12-04'],
     ];
     for (const [date, day] of cases) {
       const res = await format({ date, output_format: '%Y-%m-%d' });
@@ -483,7 +586,10 @@ describe('POST /v1/date-format: input_format %s and %y, RFC 2822 UT (as strptime
 
   it('%y: 00-68 are 2000-2068 and 69-99 are 1969-1999 (POSIX), the weekday checked against that year', async () => {
     const year = async (yy: string) => (await read({ date: `01/01/${yy}`, input_format: '%m/%d/%y', output_format: '%Y' })).formatted;
-    assert.deepEqual([await year('00'), await year('65'), await year('68'), await year('69'), await year('99')], ['2000', '2065', '2068', '1969', '1999']);
+    assert.deepEqual(
+      [await year('00'), await year('65'), await year('68'), await year('69'), await year('99')],
+      ['2000', '2065', '2068', '1969', '1999'],
+    );
     // 5 January 2065 is a Monday (1965's was a Tuesday).
     assert.equal((await read({ date: 'Mon 01/05/65', input_format: '%a %m/%d/%y', output_format: '%F' })).formatted, '2065-01-05');
   });

@@ -32,17 +32,25 @@ async function runFile(t: TestApp, file: string, legacyLiterals: boolean): Promi
       const json = res.json();
       const ok =
         c.error !== undefined
-          ? res.statusCode === 400 && json.code === 'invalid_expression' && expectedTypes(c.error).includes(json.error_type) &&
-            json.expression === c.expression && typeof json.error === 'string'
+          ? res.statusCode === 400 &&
+            json.code === 'invalid_expression' &&
+            expectedTypes(c.error).includes(json.error_type) &&
+            json.expression === c.expression &&
+            typeof json.error === 'string'
           : res.statusCode === 200 && isDeepStrictEqual(json.result, c.result) && json.expression === c.expression;
-      if (!ok) failures.push(`${JSON.stringify(c.expression)}: expected ${JSON.stringify(c.error ?? c.result)}, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (!ok)
+        failures.push(
+          `${JSON.stringify(c.expression)}: expected ${JSON.stringify(c.error ?? c.result)}, got ${res.statusCode} ${res.body.slice(0, 200)}`,
+        );
     }
   }
   return { total, failures };
 }
 
 function suiteFiles(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'benchmarks.json').sort();
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'benchmarks.json')
+    .sort();
 }
 
 describe('JMESPath compliance suites through POST /v1/json-transform', () => {

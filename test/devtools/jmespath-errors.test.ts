@@ -10,10 +10,19 @@ describe('POST /v1/json-transform: answers and bad input', () => {
   });
   after(() => t.close());
 
-  const transform = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-transform', headers: t.auth, payload: payload as object });
+  const transform = (payload: unknown) =>
+    t.app.inject({ method: 'POST', url: '/v1/json-transform', headers: t.auth, payload: payload as object });
 
   it('answers result and the echoed expression', async () => {
-    const res = await transform({ data: { people: [{ name: 'Ada', age: 36 }, { name: 'Alan', age: 41 }] }, expression: 'people[?age > `40`].name' });
+    const res = await transform({
+      data: {
+        people: [
+          { name: 'Ada', age: 36 },
+          { name: 'Alan', age: 41 },
+        ],
+      },
+      expression: 'people[?age > `40`].name',
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { result: ['Alan'], expression: 'people[?age > `40`].name' });
   });
@@ -43,7 +52,13 @@ describe('POST /v1/json-transform: answers and bad input', () => {
   });
 
   it('sort_by is stable: elements with equal keys keep their order, for string and number keys', async () => {
-    const p = [{ n: 'b', i: 1 }, { n: 'a', i: 2 }, { n: 'b', i: 3 }, { n: 'b', i: 4 }, { n: 'a', i: 5 }];
+    const p = [
+      { n: 'b', i: 1 },
+      { n: 'a', i: 2 },
+      { n: 'b', i: 3 },
+      { n: 'b', i: 4 },
+      { n: 'a', i: 5 },
+    ];
     const byString = await transform({ data: { p }, expression: 'sort_by(p, &n)[*].i' });
     assert.deepEqual(byString.json().result, [2, 5, 1, 3, 4]);
     const byNumber = await transform({ data: { p: p.map((x) => ({ ...x, n: x.n === 'a' ? 1 : 0 })) }, expression: 'sort_by(p, &n)[*].i' });
@@ -116,14 +131,37 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       // An unknown name fails at its first call; quoted text that looks like a call does not count.
       ["a || nosuch('nosuch(') || nosuch(b)", {}, 'unknown_function', 'Unknown function: nosuch() (at position 5)', 5],
       ['abs(a, b)', { a: 1, b: 2 }, 'invalid_arity', 'Invalid arity: abs() takes 1 argument but received 2 (at position 0)', 0],
-      ['a || abs(`"x"`)', {}, 'invalid_type',
-        'Invalid type: abs() expected argument 1 to be type (number) but received type string instead (at position 5)', 5],
+      [
+        'a || abs(`"x"`)',
+        {},
+        'invalid_type',
+        'Invalid type: abs() expected argument 1 to be type (number) but received type string instead (at position 5)',
+        5,
+      ],
       // Called twice: which call failed is not known, so no position.
-      ['[abs(`1`), abs(`"x"`)]', {}, 'invalid_type', 'Invalid type: abs() expected argument 1 to be type (number) but received type string instead', undefined],
+      [
+        '[abs(`1`), abs(`"x"`)]',
+        {},
+        'invalid_type',
+        'Invalid type: abs() expected argument 1 to be type (number) but received type string instead',
+        undefined,
+      ],
       ['to_number(a) + `"s"`', { a: '1' }, 'invalid_type', 'Invalid type: an arithmetic operand is not a number', undefined],
       // Errors raised inside a call that the library words without the function's name are given it.
-      ['people | sort_by(@, &name)', { people: [{ name: 'a' }, {}] }, 'invalid_type', 'Invalid type in sort_by(): expected (string), received null (at position 9)', 9],
-      ['length(max_by(p, &b))', { p: [{ b: true }] }, 'invalid_type', 'Invalid type in max_by(): expected one of (number | string), received boolean (at position 7)', 7],
+      [
+        'people | sort_by(@, &name)',
+        { people: [{ name: 'a' }, {}] },
+        'invalid_type',
+        'Invalid type in sort_by(): expected (string), received null (at position 9)',
+        9,
+      ],
+      [
+        'length(max_by(p, &b))',
+        { p: [{ b: true }] },
+        'invalid_type',
+        'Invalid type in max_by(): expected one of (number | string), received boolean (at position 7)',
+        7,
+      ],
       ['type(&a)', { a: 1 }, 'invalid_type', 'Invalid type in type(): an expression reference (&…) is not a JSON value (at position 0)', 0],
     ];
     for (const [expression, data, type, error, position] of cases) {
@@ -153,7 +191,10 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       const res = await transform({ data: { a: 1 }, expression });
       assert.equal(res.statusCode, 400, expression);
       assert.equal(res.json().error_type, 'invalid_type', expression);
-      assert.equal(res.json().error, 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
+      assert.equal(
+        res.json().error,
+        'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map',
+      );
     }
   });
 
@@ -188,7 +229,13 @@ describe('POST /v1/json-transform: answers and bad input', () => {
       ['let $x = a in b[?@ > $x]', [3]],
       ['a + b[0] * `2`', 4],
       ['a > `5` ? `"big"` : `"small"`', 'small'],
-      ['b[*].{v: @, root: $.a}', [{ v: 1, root: 2 }, { v: 3, root: 2 }]],
+      [
+        'b[*].{v: @, root: $.a}',
+        [
+          { v: 1, root: 2 },
+          { v: 3, root: 2 },
+        ],
+      ],
       ["pad_left('7', `3`, '0')", '007'],
       ['let $n = `null` in let $m = `1` in $n', null],
     ];
@@ -222,12 +269,22 @@ describe('POST /v1/json-transform: answers and bad input', () => {
 
   it('a chain too long for the stack is a 422 naming the expression, not the data; a 300-step chain evaluates', async () => {
     // Projections nest deepest in the parser (3333 `[*]`, 4999 `.*`); 3000-step chains run out of stack in the tree interpreter.
-    for (const expression of [`a${'[*]'.repeat(3333)}`, `a${'.*'.repeat(4999)}`, `a${'||a'.repeat(3000)}`, `a${'.a'.repeat(3000)}`, `a${'|a'.repeat(3000)}`]) {
+    for (const expression of [
+      `a${'[*]'.repeat(3333)}`,
+      `a${'.*'.repeat(4999)}`,
+      `a${'||a'.repeat(3000)}`,
+      `a${'.a'.repeat(3000)}`,
+      `a${'|a'.repeat(3000)}`,
+    ]) {
       const res = await transform({ data: { a: 1 }, expression });
       assert.equal(res.statusCode, 422, res.body);
       assert.deepEqual(res.json().errors, [{ path: 'expression', message: 'nests too deeply' }], expression.slice(0, 12));
     }
-    for (const [expression, result] of [[`a${'||a'.repeat(300)}`, { a: 1 }], [`a${'.a'.repeat(300)}`, null], [`a${'|a'.repeat(300)}`, null]] as const) {
+    for (const [expression, result] of [
+      [`a${'||a'.repeat(300)}`, { a: 1 }],
+      [`a${'.a'.repeat(300)}`, null],
+      [`a${'|a'.repeat(300)}`, null],
+    ] as const) {
       const res = await transform({ data: { a: { a: 1 } }, expression });
       assert.equal(res.statusCode, 200, expression.slice(0, 12));
       assert.deepEqual(res.json().result, result, expression.slice(0, 12));
@@ -262,7 +319,10 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(lone.statusCode, 422);
     assert.match(lone.json().detail, /bytes of JSON/);
     // 80000 numbers of 24 digits and signs, 18 times: 36 MB of digits in 1.44 million values.
-    const numbers = await transform({ data: { n: Array(80_000).fill(-1.2345678901234567e-300) }, expression: `[${Array(18).fill('n').join(',')}]` });
+    const numbers = await transform({
+      data: { n: Array(80_000).fill(-1.2345678901234568e-300) },
+      expression: `[${Array(18).fill('n').join(',')}]`,
+    });
     assert.equal(numbers.statusCode, 422);
     assert.match(numbers.json().detail, /bytes of JSON/);
     // A single string whose JSON passes the bound is refused too: 6 million control characters are 36 MB of escapes.
@@ -321,7 +381,11 @@ describe('POST /v1/json-transform: answers and bad input', () => {
 
   it('to_string, join and replace refuse to build strings over 10 million characters (422)', async () => {
     const data = 'x'.repeat(1_000_000);
-    for (const expression of ['to_string([@,@,@,@,@,@,@,@,@,@,@,@])', "join('', [@,@,@,@,@,@,@,@,@,@,@,@])", "replace(@, 'x', 'yyyyyyyyyyyy')"]) {
+    for (const expression of [
+      'to_string([@,@,@,@,@,@,@,@,@,@,@,@])',
+      "join('', [@,@,@,@,@,@,@,@,@,@,@,@])",
+      "replace(@, 'x', 'yyyyyyyyyyyy')",
+    ]) {
       const res = await transform({ data, expression });
       assert.equal(res.statusCode, 422, expression);
       assert.match(res.json().detail, /longer than 10000000 characters/, expression);
@@ -368,12 +432,15 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     // Plain text takes the same answers (no surrogate: the fast path).
     assert.equal(await resultOf('abcabc', "find_last(@, 'b', `0`, `4`)"), 1);
     assert.equal(await resultOf('  ab  ', 'trim(@)'), 'ab');
-    assert.equal(await resultOf('ab', "pad_left(@, `1`)"), 'ab');
+    assert.equal(await resultOf('ab', 'pad_left(@, `1`)'), 'ab');
   });
 
   it('group_by leaves out elements whose key is null; another non-string key is invalid_type', async () => {
     const data = { array: [{ name: 'one' }, { name: 'two' }, { b: false }, { name: 'one', x: 1 }] };
-    assert.deepEqual(await resultOf(data, 'group_by(array, &name)'), { one: [{ name: 'one' }, { name: 'one', x: 1 }], two: [{ name: 'two' }] });
+    assert.deepEqual(await resultOf(data, 'group_by(array, &name)'), {
+      one: [{ name: 'one' }, { name: 'one', x: 1 }],
+      two: [{ name: 'two' }],
+    });
     const res = await transform({ data: { array: [{ name: 'one' }, { name: 5 }] }, expression: 'group_by(array, &name)' });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().error_type, 'invalid_type');
@@ -381,7 +448,12 @@ describe('POST /v1/json-transform: answers and bad input', () => {
   });
 
   it('% by zero and arithmetic overflow are errors, as / by zero is (JEP 16), not null', async () => {
-    for (const [expression, text] of [['`10` % `0`', /divide by zero/], ['`1e308` * `10`', /overflow/], ['`-1e308` - `1e308`', /overflow/], ['`10` / `0`', /divide by zero/]] as const) {
+    for (const [expression, text] of [
+      ['`10` % `0`', /divide by zero/],
+      ['`1e308` * `10`', /overflow/],
+      ['`-1e308` - `1e308`', /overflow/],
+      ['`10` / `0`', /divide by zero/],
+    ] as const) {
       const res = await transform({ data: null, expression });
       assert.equal(res.statusCode, 400, expression);
       assert.equal(res.json().code, 'invalid_expression', expression);
@@ -401,8 +473,14 @@ describe('POST /v1/json-transform: answers and bad input', () => {
   });
 
   it('to_number reads only strings in the JSON number grammar, else null', async () => {
-    assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], '[*].to_number(@)'), [12, -1500, 0]);
-    assert.deepEqual(await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], 'map(&to_number(@), @)'), [12, -1500, 0, null, null, null, null, null, null, null, null]);
+    assert.deepEqual(
+      await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], '[*].to_number(@)'),
+      [12, -1500, 0],
+    );
+    assert.deepEqual(
+      await resultOf(['12', '-1.5e3', '0', '1e999', '', '0x10', ' 12 ', '+1', '01', 'Infinity', '1.'], 'map(&to_number(@), @)'),
+      [12, -1500, 0, null, null, null, null, null, null, null, null],
+    );
   });
 
   it('string functions on a long string count against the step bound: a projection over many elements stops with a 422', async () => {
@@ -415,7 +493,12 @@ describe('POST /v1/json-transform: answers and bad input', () => {
 
   it('what string functions build counts against the step bound: a projection of split on a megabyte string stops with a 422, not an out-of-memory crash', async () => {
     const data = { s: 'a'.repeat(1_000_000), xs: Array.from({ length: 200 }, (_, i) => i) };
-    for (const expression of ["let $s = s in xs[*].split($s, '')", "let $s = s in xs[*].replace($s, 'a', 'bb')", "[xs, xs][*][*].pad_left('x', `100000`)", 'let $s = s in xs[*].join(\'\', [$s, $s])']) {
+    for (const expression of [
+      "let $s = s in xs[*].split($s, '')",
+      "let $s = s in xs[*].replace($s, 'a', 'bb')",
+      "[xs, xs][*][*].pad_left('x', `100000`)",
+      "let $s = s in xs[*].join('', [$s, $s])",
+    ]) {
       const res = await transform({ data, expression });
       assert.equal(res.statusCode, 422, `${expression}: ${res.body.slice(0, 200)}`);
       assert.match(res.json().detail, /evaluation steps/, expression);

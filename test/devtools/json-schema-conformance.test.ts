@@ -46,7 +46,9 @@ describe('JSON-Schema-Test-Suite through POST /v1/json-schema-validate', () => {
     it(`passes every required case of ${folder}`, async (ctx) => {
       const failures: string[] = [];
       let total = 0;
-      for (const file of readdirSync(join(SUITE, folder)).filter((f) => f.endsWith('.json')).sort()) {
+      for (const file of readdirSync(join(SUITE, folder))
+        .filter((f) => f.endsWith('.json'))
+        .sort()) {
         const text = readFileSync(join(SUITE, folder, file), 'utf8');
         const groups = JSON.parse(text) as Group[];
         // files that reach into remotes/ (refRemote, dynamicRef, vocabulary, ...) get every remote document
@@ -59,8 +61,12 @@ describe('JSON-Schema-Test-Suite through POST /v1/json-schema-validate', () => {
             const payload = { data: test.data, schema: group.schema, draft, ...schemas };
             const res = await t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload });
             const body = res.json();
-            const ok = res.statusCode === 200 && body.valid === test.valid &&
-              (test.valid ? body.errors.length === 0 : typeof body.error === 'string' && Array.isArray(body.path) && body.errors.length > 0);
+            const ok =
+              res.statusCode === 200 &&
+              body.valid === test.valid &&
+              (test.valid
+                ? body.errors.length === 0
+                : typeof body.error === 'string' && Array.isArray(body.path) && body.errors.length > 0);
             if (ok) filePassed++;
             else failures.push(`${file} | ${group.description} | ${test.description}: ${res.statusCode} ${res.body.slice(0, 300)}`);
           }

@@ -12,7 +12,8 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
   });
   after(() => t.close());
 
-  const check = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
+  const check = (payload: unknown) =>
+    t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
 
   it('the limits are the documented ones, and the largest schema fits in a request body', () => {
     assert.equal(SCHEMA_LIMITS.maxBytes, 1024 * 1024);
@@ -64,7 +65,8 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
   });
 
   describe('number of schemas documents (at most 100)', () => {
-    const docs = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`https://example.com/doc${i}.json`, { type: 'integer', minimum: i }]));
+    const docs = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`https://example.com/doc${i}.json`, { type: 'integer', minimum: i }]));
     const tooMany = {
       detail: `schemas must hold at most ${SCHEMA_LIMITS.maxDocuments} documents.`,
       code: 'validation_error',
@@ -167,7 +169,13 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
       const get = (key: string) => cache.get(key, async () => `${key}#${++compiles}`);
       await get('a');
       await get('b');
-      await assert.rejects(async () => cache.get('bad', async () => { throw new Error('not a schema'); }), /not a schema/);
+      await assert.rejects(
+        async () =>
+          cache.get('bad', async () => {
+            throw new Error('not a schema');
+          }),
+        /not a schema/,
+      );
       assert.deepEqual(cache.stats(), { compiles: 3, cached: 2 });
       assert.equal(await get('a'), 'a#1');
       assert.equal(await get('b'), 'b#2');
@@ -192,10 +200,18 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
     it('items as an array is a tuple under 2019-09 (with additionalItems) and an invalid schema under 2020-12', async () => {
       const items = [{ type: 'integer' }];
       const tuple = { error: 'value at [0] must be integer', path: [0], schema_path: '#/items/0/type' };
-      assert.deepEqual((await check({ data: ['x'], schema: { $schema: D2019, items } })).json(), { valid: false, ...tuple, errors: [tuple] });
+      assert.deepEqual((await check({ data: ['x'], schema: { $schema: D2019, items } })).json(), {
+        valid: false,
+        ...tuple,
+        errors: [tuple],
+      });
       assert.deepEqual((await check({ data: [1, 'anything'], schema: { $schema: D2019, items } })).json(), { valid: true, errors: [] });
       const extra = { error: 'value at [1] is not allowed by additionalItems', path: [1], schema_path: '#/additionalItems' };
-      assert.deepEqual((await check({ data: [1, 2], schema: { $schema: D2019, items, additionalItems: false } })).json(), { valid: false, ...extra, errors: [extra] });
+      assert.deepEqual((await check({ data: [1, 2], schema: { $schema: D2019, items, additionalItems: false } })).json(), {
+        valid: false,
+        ...extra,
+        errors: [extra],
+      });
 
       const message =
         'is not a valid draft 2020-12 schema at https://devutil.invalid/schema.json#/items (meta-schema rule https://json-schema.org/draft/2020-12/meta/core#/type)';

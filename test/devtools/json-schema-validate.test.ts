@@ -12,17 +12,45 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
   });
   after(() => t.close());
 
-  const check = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
+  const check = (payload: unknown) =>
+    t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: payload as object });
 
   it('answers the first calls, arriving together, each as alone (the validator loads once for all)', async () => {
     const cases = [
-      [{ data: 1, schema: { type: 'integer' } }, { valid: true, errors: [] }],
-      [{ data: 'x', schema: { type: 'integer' } }, { valid: false, error: 'value must be integer', path: [], schema_path: '#/type', errors: [{ error: 'value must be integer', path: [], schema_path: '#/type' }] }],
-      [{ data: 'not-an-email', schema: { format: 'email' }, assert_format: true }, { valid: false, error: 'value must be a valid email', path: [], schema_path: '#/format', errors: [{ error: 'value must be a valid email', path: [], schema_path: '#/format' }] }],
-      [{ data: 'a@b.example', schema: { $schema: 'http://json-schema.org/draft-04/schema#', format: 'email' } }, { valid: true, errors: [] }],
+      [
+        { data: 1, schema: { type: 'integer' } },
+        { valid: true, errors: [] },
+      ],
+      [
+        { data: 'x', schema: { type: 'integer' } },
+        {
+          valid: false,
+          error: 'value must be integer',
+          path: [],
+          schema_path: '#/type',
+          errors: [{ error: 'value must be integer', path: [], schema_path: '#/type' }],
+        },
+      ],
+      [
+        { data: 'not-an-email', schema: { format: 'email' }, assert_format: true },
+        {
+          valid: false,
+          error: 'value must be a valid email',
+          path: [],
+          schema_path: '#/format',
+          errors: [{ error: 'value must be a valid email', path: [], schema_path: '#/format' }],
+        },
+      ],
+      [
+        { data: 'a@b.example', schema: { $schema: 'http://json-schema.org/draft-04/schema#', format: 'email' } },
+        { valid: true, errors: [] },
+      ],
     ] as const;
     const answers = await Promise.all([...cases, ...cases].map(([payload]) => check(payload)));
-    assert.deepEqual(answers.map((res) => [res.statusCode, res.json()]), [...cases, ...cases].map(([, expected]) => [200, expected]));
+    assert.deepEqual(
+      answers.map((res) => [res.statusCode, res.json()]),
+      [...cases, ...cases].map(([, expected]) => [200, expected]),
+    );
   });
 
   it('valid data answers valid true with no errors', async () => {
@@ -32,7 +60,10 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
   });
 
   it('a nested failure gives the full path (indices as integers) and the schema path', async () => {
-    const schema = { type: 'object', properties: { user: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } } };
+    const schema = {
+      type: 'object',
+      properties: { user: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } },
+    };
     const res = await check({ data: { user: { tags: ['a', 2] } }, schema });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), {
@@ -40,7 +71,13 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
       error: 'value at ["user","tags",1] must be string',
       path: ['user', 'tags', 1],
       schema_path: '#/properties/user/properties/tags/items/type',
-      errors: [{ error: 'value at ["user","tags",1] must be string', path: ['user', 'tags', 1], schema_path: '#/properties/user/properties/tags/items/type' }],
+      errors: [
+        {
+          error: 'value at ["user","tags",1] must be string',
+          path: ['user', 'tags', 1],
+          schema_path: '#/properties/user/properties/tags/items/type',
+        },
+      ],
     });
   });
 
@@ -51,7 +88,11 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal(body.valid, false);
     assert.deepEqual(
       body.errors.map((e: { path: unknown; schema_path: string }) => [e.path, e.schema_path]),
-      [[[], '#/required'], [['age'], '#/properties/age/minimum'], [['extra'], '#/additionalProperties']],
+      [
+        [[], '#/required'],
+        [['age'], '#/properties/age/minimum'],
+        [['extra'], '#/additionalProperties'],
+      ],
     );
     assert.equal(body.error, 'value must have required property "name"');
     assert.equal(body.errors[1].error, 'value at ["age"] must be >= 0');
@@ -120,7 +161,11 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
   });
 
   it('drafts 4-7: a root $ref reaches the definitions beside it (generated schemas), and its other siblings stay ignored', async () => {
-    for (const [draft, dialect] of [['4', 'http://json-schema.org/draft-04/schema#'], ['6', 'http://json-schema.org/draft-06/schema#'], ['7', 'http://json-schema.org/draft-07/schema#']]) {
+    for (const [draft, dialect] of [
+      ['4', 'http://json-schema.org/draft-04/schema#'],
+      ['6', 'http://json-schema.org/draft-06/schema#'],
+      ['7', 'http://json-schema.org/draft-07/schema#'],
+    ]) {
       const schema = { $schema: dialect, $ref: '#/definitions/Foo', type: 'array', definitions: { Foo: { type: 'string' } } };
       const bad = await check({ data: 1, schema });
       assert.equal(bad.statusCode, 200, `draft ${draft}: ${bad.body}`);
@@ -135,7 +180,11 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
       assert.deepEqual((await check({ data: 'x', schema })).json(), { valid: true, errors: [] }, `draft ${draft}`);
       // Selected by `draft`, and nested below the root, the same.
       const nested = { properties: { a: { $ref: '#/properties/a/definitions/N', definitions: { N: { minimum: 5 } } } } };
-      assert.equal((await check({ draft, data: { a: 1 }, schema: nested })).json().schema_path, '#/properties/a/definitions/N/minimum', `draft ${draft}`);
+      assert.equal(
+        (await check({ draft, data: { a: 1 }, schema: nested })).json().schema_path,
+        '#/properties/a/definitions/N/minimum',
+        `draft ${draft}`,
+      );
       assert.equal((await check({ draft, data: { a: 6 }, schema: nested })).json().valid, true, `draft ${draft}`);
     }
   });
@@ -151,13 +200,32 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
 
   it('hostname, idn-hostname and idn-email decide as the library does, without console output (the library logged each refusal)', async () => {
     const cases: Array<[string, string, boolean]> = [
-      ['idn-hostname', 'ÖBB.at', true], ['idn-hostname', 'xn--4ca', true], ['idn-hostname', '\u05d0\u0031', true],
-      ['idn-hostname', 'xn--abc', false], ['idn-hostname', '-a', false], ['idn-hostname', 'xn--zz', false], ['idn-hostname', 'a'.repeat(64), false],
-      ['idn-hostname', '\u0300a', false], ['idn-hostname', 'ab--c', false], ['idn-hostname', 'a.b.', false], ['idn-hostname', '', false],
-      ['hostname', 'example.com', true], ['hostname', 'xn--4ca', true], ['hostname', 'ÖBB.at', false], ['hostname', 'xn--zz', false], ['hostname', '-a', false],
-      ['idn-email', 'ü@ÖBB.at', true], ['idn-email', '"a@b"@example.com', true], ['idn-email', 'a@[127.0.0.1]', true],
-      ['idn-email', 'a@[x:b@c]', true], ['idn-email', 'a@b..c', false], ['idn-email', '.a@b.c', false],
-      ['idn-email', 'a@-b.com', false], ['idn-email', 'a@xn--zz', false], ['idn-email', 'a@', false], ['idn-email', 'no-at-sign', false],
+      ['idn-hostname', 'ÖBB.at', true],
+      ['idn-hostname', 'xn--4ca', true],
+      ['idn-hostname', '\u05d0\u0031', true],
+      ['idn-hostname', 'xn--abc', false],
+      ['idn-hostname', '-a', false],
+      ['idn-hostname', 'xn--zz', false],
+      ['idn-hostname', 'a'.repeat(64), false],
+      ['idn-hostname', '\u0300a', false],
+      ['idn-hostname', 'ab--c', false],
+      ['idn-hostname', 'a.b.', false],
+      ['idn-hostname', '', false],
+      ['hostname', 'example.com', true],
+      ['hostname', 'xn--4ca', true],
+      ['hostname', 'ÖBB.at', false],
+      ['hostname', 'xn--zz', false],
+      ['hostname', '-a', false],
+      ['idn-email', 'ü@ÖBB.at', true],
+      ['idn-email', '"a@b"@example.com', true],
+      ['idn-email', 'a@[127.0.0.1]', true],
+      ['idn-email', 'a@[x:b@c]', true],
+      ['idn-email', 'a@b..c', false],
+      ['idn-email', '.a@b.c', false],
+      ['idn-email', 'a@-b.com', false],
+      ['idn-email', 'a@xn--zz', false],
+      ['idn-email', 'a@', false],
+      ['idn-email', 'no-at-sign', false],
     ];
     const written: unknown[] = [];
     const log = console.log;
@@ -184,7 +252,9 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
 
   it('a chain of anyOf over references (exponential work) is stopped with a 422, and the server keeps answering', async () => {
     const n = 30;
-    const defs = Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i}`, { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }]));
+    const defs = Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`a${i}`, { anyOf: [{ $ref: `#/$defs/a${i + 1}` }, { $ref: `#/$defs/a${i + 1}` }] }]),
+    );
     const started = Date.now();
     const res = await check({ data: 1, schema: { $ref: '#/$defs/a0', $defs: { ...defs, [`a${n}`]: false } } });
     assert.equal(res.statusCode, 422, res.body.slice(0, 300));
@@ -241,7 +311,11 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
         const refused = (await check({ data: bad, schema, draft, assert_format: true })).json();
         assert.equal(refused.valid, false, `${format} ${JSON.stringify(bad)} under draft ${draft}`);
         assert.equal(refused.error, `value must be a valid ${format}`);
-        assert.equal((await check({ data: good, schema, draft, assert_format: true })).json().valid, true, `${format} ${good} under draft ${draft}`);
+        assert.equal(
+          (await check({ data: good, schema, draft, assert_format: true })).json().valid,
+          true,
+          `${format} ${good} under draft ${draft}`,
+        );
       }
     }
     // Without the flag, a draft asserts only the formats it defines itself (draft 4 has no uuid), as the suite requires.
@@ -259,16 +333,23 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     ]) {
       const res = await check({ data: 1, schema });
       assert.equal(res.statusCode, 422, res.body);
-      assert.deepEqual(res.json().errors, [{ path: 'schema', message: 'recurses without end: a $ref cycle that never reads deeper into the data' }]);
+      assert.deepEqual(res.json().errors, [
+        { path: 'schema', message: 'recurses without end: a $ref cycle that never reads deeper into the data' },
+      ]);
     }
     // Recursion that follows the data down is fine, 999 levels deep.
     const deep = JSON.parse(`${'['.repeat(999)}${']'.repeat(999)}`);
-    const nested = await check({ data: deep, schema: { $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' } });
+    const nested = await check({
+      data: deep,
+      schema: { $defs: { n: { type: 'array', items: { $ref: '#/$defs/n' } } }, $ref: '#/$defs/n' },
+    });
     assert.deepEqual(nested.json(), { valid: true, errors: [] });
   });
 
   it('__proto__ and constructor keys in data and schema are ordinary keys', async () => {
-    const schema = JSON.parse('{"required": ["__proto__", "constructor"], "properties": {"__proto__": {"type": "integer"}, "constructor": {"type": "integer"}}}');
+    const schema = JSON.parse(
+      '{"required": ["__proto__", "constructor"], "properties": {"__proto__": {"type": "integer"}, "constructor": {"type": "integer"}}}',
+    );
     const missing = await check({ data: {}, schema });
     assert.equal(missing.json().valid, false);
     assert.equal(missing.json().error, 'value must have required properties "__proto__", "constructor"');
@@ -326,7 +407,11 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
     assert.equal(schemaCacheStats().compiles, before + 2);
     // A document under `schemas` changed (same root schema): the new document is the one used.
     const root = { $ref: 'https://example.test/recent.json' };
-    for (const [type, valid] of [['string', true], ['integer', false], ['string', true]] as const) {
+    for (const [type, valid] of [
+      ['string', true],
+      ['integer', false],
+      ['string', true],
+    ] as const) {
       const res = await check({ data: 'x', schema: root, schemas: { 'https://example.test/recent.json': { type } } });
       assert.equal(res.statusCode, 200);
       assert.equal(res.json().valid, valid, type);
@@ -336,18 +421,27 @@ describe('POST /v1/json-schema-validate: answers and bad input', () => {
   it('concurrent requests whose schemas share an $id each get their own answer', async () => {
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        check({ data: i % 2 ? 'text' : 5, schema: { $id: 'https://example.com/same.json', type: i % 2 ? 'string' : 'integer', minLength: 0, maximum: 100 + i } }),
+        check({
+          data: i % 2 ? 'text' : 5,
+          schema: { $id: 'https://example.com/same.json', type: i % 2 ? 'string' : 'integer', minLength: 0, maximum: 100 + i },
+        }),
       ),
     );
     for (const res of results) assert.deepEqual(res.json(), { valid: true, errors: [] });
   });
 
   it('a schema with a pattern validates on a worker with the same answers', async () => {
-    const schema = { properties: { code: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } }, patternProperties: { '^x-': { type: 'integer' } } };
+    const schema = {
+      properties: { code: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } },
+      patternProperties: { '^x-': { type: 'integer' } },
+    };
     assert.deepEqual((await check({ data: { code: 'ABC-12', 'x-n': 1 }, schema })).json(), { valid: true, errors: [] });
     const bad = (await check({ data: { code: 'abc', 'x-n': 'one' }, schema })).json();
     assert.equal(bad.valid, false);
-    assert.deepEqual(bad.errors.map((e: { path: unknown }) => e.path), [['code'], ['x-n']]);
+    assert.deepEqual(
+      bad.errors.map((e: { path: unknown }) => e.path),
+      [['code'], ['x-n']],
+    );
     assert.equal(bad.errors[0].error, 'value at ["code"] must match the pattern "^[A-Z]{3}-\\\\d+$"');
     assert.equal((await check({ data: 'x', schema: { pattern: '(' } })).statusCode, 422);
   });

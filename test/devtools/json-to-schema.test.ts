@@ -19,7 +19,15 @@ describe('POST /v1/json-to-schema', () => {
   };
 
   it('infers types, properties, required and nested items from one object', async () => {
-    const schema = await infer({ id: 7, price: 9.5, name: 'Ada', active: true, note: null, tags: ['a', 'b'], address: { city: 'Paris', zip: '75001' } });
+    const schema = await infer({
+      id: 7,
+      price: 9.5,
+      name: 'Ada',
+      active: true,
+      note: null,
+      tags: ['a', 'b'],
+      address: { city: 'Paris', zip: '75001' },
+    });
     assert.deepEqual(schema, {
       $schema: DRAFT4,
       type: 'object',
@@ -60,7 +68,11 @@ describe('POST /v1/json-to-schema', () => {
     assert.deepEqual(schema.properties, {
       rows: {
         type: 'array',
-        items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'array', items: { type: ['integer', 'null'] } } }, required: ['a'] },
+        items: {
+          type: 'object',
+          properties: { a: { type: 'integer' }, b: { type: 'array', items: { type: ['integer', 'null'] } } },
+          required: ['a'],
+        },
       },
       mixed: { type: 'array', items: { type: ['string', 'integer'] } },
       empty: { type: 'array' },
@@ -97,7 +109,11 @@ describe('POST /v1/json-to-schema', () => {
 
   it('round trip: every sample validates against the schema inferred from it (via /v1/json-schema-validate)', async () => {
     const sampleSets: unknown[][] = [
-      [{ id: 1, tags: ['a'], meta: { x: 1.5 } }, { id: 2, tags: [], meta: null }, { id: 3, name: 'z', tags: ['b', 'c'] }],
+      [
+        { id: 1, tags: ['a'], meta: { x: 1.5 } },
+        { id: 2, tags: [], meta: null },
+        { id: 3, name: 'z', tags: ['b', 'c'] },
+      ],
       [{ a: [{ b: 1 }, { b: 2.5, c: null }] }, { a: [] }, { a: [{ b: 0, c: 'x' }], d: { e: [1, [2, 3]] } }],
       [JSON.parse('{"__proto__": 1, "constructor": {"toString": "x"}}'), JSON.parse('{"__proto__": null}')],
     ];
@@ -117,13 +133,24 @@ describe('POST /v1/json-to-schema', () => {
   });
 
   it('round trip on 150 generated sample sets (fast-check): every sample validates', async () => {
-    const sampleSet = fc.oneof(fc.array(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), { minLength: 1, maxLength: 4 }), fc.jsonValue({ maxDepth: 4 }));
+    const sampleSet = fc.oneof(
+      fc.array(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }), { minLength: 1, maxLength: 4 }),
+      fc.jsonValue({ maxDepth: 4 }),
+    );
     await fc.assert(
       fc.asyncProperty(sampleSet, async (data) => {
         const schema = await infer(data);
-        const samples = Array.isArray(data) && data.length > 0 && data.every((d) => d !== null && typeof d === 'object' && !Array.isArray(d)) ? data : [data];
+        const samples =
+          Array.isArray(data) && data.length > 0 && data.every((d) => d !== null && typeof d === 'object' && !Array.isArray(d))
+            ? data
+            : [data];
         for (const sample of samples) {
-          const res = await t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload: { data: sample, schema } });
+          const res = await t.app.inject({
+            method: 'POST',
+            url: '/v1/json-schema-validate',
+            headers: t.auth,
+            payload: { data: sample, schema },
+          });
           assert.deepEqual(res.json(), { valid: true, errors: [] }, JSON.stringify({ sample, schema }));
         }
       }),

@@ -13,43 +13,168 @@ const CASES: { title: string; body: unknown; path: string; message: RegExp }[] =
   { title: 'rows as a string', body: { fields: NAME, rows: '10' }, path: 'rows', message: /integer/ },
   { title: 'no fields', body: { rows: 1 }, path: 'fields', message: /required/ },
   { title: 'empty fields', body: { fields: [], rows: 1 }, path: 'fields', message: /fewer than 1/ },
-  { title: 'unknown type (lists the valid ones)', body: { fields: [{ name: 'x', type: 'nope' }] }, path: 'fields[0].type', message: /"sequence".*"price".*"regex"/ },
+  {
+    title: 'unknown type (lists the valid ones)',
+    body: { fields: [{ name: 'x', type: 'nope' }] },
+    path: 'fields[0].type',
+    message: /"sequence".*"price".*"regex"/,
+  },
   { title: 'empty field name', body: { fields: [{ name: '', type: 'name' }] }, path: 'fields[0].name', message: /fewer than 1/ },
-  { title: 'field name over 64 characters', body: { fields: [{ name: 'x'.repeat(65), type: 'name' }] }, path: 'fields[0].name', message: /more than 64/ },
+  {
+    title: 'field name over 64 characters',
+    body: { fields: [{ name: 'x'.repeat(65), type: 'name' }] },
+    path: 'fields[0].name',
+    message: /more than 64/,
+  },
   {
     title: 'duplicate field names',
-    body: { fields: [{ name: 'a', type: 'name' }, { name: 'a', type: 'email' }] },
+    body: {
+      fields: [
+        { name: 'a', type: 'name' },
+        { name: 'a', type: 'email' },
+      ],
+    },
     path: 'fields[1].name',
     message: /unique/,
   },
-  { title: 'price min > max', body: { fields: [{ name: 'p', type: 'price', options: { min: 10, max: 5 } }] }, path: 'fields[0].options.max', message: /min \(10\)/ },
-  { title: 'negative price', body: { fields: [{ name: 'p', type: 'price', options: { min: -1 } }] }, path: 'fields[0].options.min', message: />= 0/ },
-  { title: 'price decimals 11', body: { fields: [{ name: 'p', type: 'price', options: { decimals: 11 } }] }, path: 'fields[0].options.decimals', message: /<= 10/ },
+  {
+    title: 'price min > max',
+    body: { fields: [{ name: 'p', type: 'price', options: { min: 10, max: 5 } }] },
+    path: 'fields[0].options.max',
+    message: /min \(10\)/,
+  },
+  {
+    title: 'negative price',
+    body: { fields: [{ name: 'p', type: 'price', options: { min: -1 } }] },
+    path: 'fields[0].options.min',
+    message: />= 0/,
+  },
+  {
+    title: 'price decimals 11',
+    body: { fields: [{ name: 'p', type: 'price', options: { decimals: 11 } }] },
+    path: 'fields[0].options.decimals',
+    message: /<= 10/,
+  },
   {
     title: 'number range holding no value with the decimals',
     body: { fields: [{ name: 'p', type: 'number', options: { min: 1.001, max: 1.009, decimals: 2 } }] },
     path: 'fields[0].options.decimals',
     message: /no value/,
   },
-  { title: 'integer min > max', body: { fields: [{ name: 'i', type: 'integer', options: { min: 3, max: 2 } }] }, path: 'fields[0].options.max', message: /min/ },
-  { title: 'integer min as a string', body: { fields: [{ name: 'i', type: 'integer', options: { min: '3' } }] }, path: 'fields[0].options.min', message: /integer/ },
-  { title: 'date from after to', body: { fields: [{ name: 'd', type: 'date', options: { from: '2024-01-02', to: '2024-01-01' } }] }, path: 'fields[0].options.to', message: /from/ },
-  { title: 'date from not a date', body: { fields: [{ name: 'd', type: 'datetime', options: { from: 'yesterday' } }] }, path: 'fields[0].options.from', message: /date/ },
-  { title: 'regex without pattern', body: { fields: [{ name: 'r', type: 'regex' }] }, path: 'fields[0].options.pattern', message: /required/ },
-  { title: 'regex with an invalid pattern', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(a' } }] }, path: 'fields[0].options.pattern', message: /not a valid regular expression/ },
-  { title: 'regex with a class nothing belongs to', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'id-[^\\s\\S]' } }] }, path: 'fields[0].options.pattern', message: /no character to draw from/ },
-  { title: 'regex with a negated class that excludes all of printable ASCII', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '[^ -~]' } }] }, path: 'fields[0].options.pattern', message: /negated classes draw from printable ASCII/ },
-  { title: 'regex a{1000000}', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a{1000000}' } }] }, path: 'fields[0].options.pattern', message: /up to 1000000 characters; the limit is 1000/ },
-  { title: 'regex nested repetition too long', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((ab){40}){40}' } }] }, path: 'fields[0].options.pattern', message: /3200 characters/ },
-  { title: 'regex lookahead', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?=a)a' } }] }, path: 'fields[0].options.pattern', message: /lookahead/ },
-  { title: 'regex lookbehind', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<=a)b' } }] }, path: 'fields[0].options.pattern', message: /not support/ },
-  { title: 'regex max_repeat 101', body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a+', max_repeat: 101 } }] }, path: 'fields[0].options.max_repeat', message: /<= 100/ },
-  { title: 'enum without values', body: { fields: [{ name: 'e', type: 'enum', options: {} }] }, path: 'fields[0].options.values', message: /required/ },
-  { title: 'enum with empty values', body: { fields: [{ name: 'e', type: 'enum', options: { values: [] } }] }, path: 'fields[0].options.values', message: /fewer than 1/ },
-  { title: 'constant without value', body: { fields: [{ name: 'c', type: 'constant' }] }, path: 'fields[0].options.value', message: /required/ },
-  { title: 'unknown option', body: { fields: [{ name: 'n', type: 'name', options: { colour: 'red' } }] }, path: 'fields[0].options.colour', message: /not an option/ },
-  { title: 'options not an object', body: { fields: [{ name: 'n', type: 'name', options: [1] }] }, path: 'fields[0].options', message: /object/ },
-  { title: 'null_ratio 1.5', body: { fields: [{ name: 'n', type: 'name', options: { nullable: true, null_ratio: 1.5 } }] }, path: 'fields[0].options.null_ratio', message: /<= 1/ },
+  {
+    title: 'integer min > max',
+    body: { fields: [{ name: 'i', type: 'integer', options: { min: 3, max: 2 } }] },
+    path: 'fields[0].options.max',
+    message: /min/,
+  },
+  {
+    title: 'integer min as a string',
+    body: { fields: [{ name: 'i', type: 'integer', options: { min: '3' } }] },
+    path: 'fields[0].options.min',
+    message: /integer/,
+  },
+  {
+    title: 'date from after to',
+    body: { fields: [{ name: 'd', type: 'date', options: { from: '2024-01-02', to: '2024-01-01' } }] },
+    path: 'fields[0].options.to',
+    message: /from/,
+  },
+  {
+    title: 'date from not a date',
+    body: { fields: [{ name: 'd', type: 'datetime', options: { from: 'yesterday' } }] },
+    path: 'fields[0].options.from',
+    message: /date/,
+  },
+  {
+    title: 'regex without pattern',
+    body: { fields: [{ name: 'r', type: 'regex' }] },
+    path: 'fields[0].options.pattern',
+    message: /required/,
+  },
+  {
+    title: 'regex with an invalid pattern',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(a' } }] },
+    path: 'fields[0].options.pattern',
+    message: /not a valid regular expression/,
+  },
+  {
+    title: 'regex with a class nothing belongs to',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'id-[^\\s\\S]' } }] },
+    path: 'fields[0].options.pattern',
+    message: /no character to draw from/,
+  },
+  {
+    title: 'regex with a negated class that excludes all of printable ASCII',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '[^ -~]' } }] },
+    path: 'fields[0].options.pattern',
+    message: /negated classes draw from printable ASCII/,
+  },
+  {
+    title: 'regex a{1000000}',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a{1000000}' } }] },
+    path: 'fields[0].options.pattern',
+    message: /up to 1000000 characters; the limit is 1000/,
+  },
+  {
+    title: 'regex nested repetition too long',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((ab){40}){40}' } }] },
+    path: 'fields[0].options.pattern',
+    message: /3200 characters/,
+  },
+  {
+    title: 'regex lookahead',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?=a)a' } }] },
+    path: 'fields[0].options.pattern',
+    message: /lookahead/,
+  },
+  {
+    title: 'regex lookbehind',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<=a)b' } }] },
+    path: 'fields[0].options.pattern',
+    message: /not support/,
+  },
+  {
+    title: 'regex max_repeat 101',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: 'a+', max_repeat: 101 } }] },
+    path: 'fields[0].options.max_repeat',
+    message: /<= 100/,
+  },
+  {
+    title: 'enum without values',
+    body: { fields: [{ name: 'e', type: 'enum', options: {} }] },
+    path: 'fields[0].options.values',
+    message: /required/,
+  },
+  {
+    title: 'enum with empty values',
+    body: { fields: [{ name: 'e', type: 'enum', options: { values: [] } }] },
+    path: 'fields[0].options.values',
+    message: /fewer than 1/,
+  },
+  {
+    title: 'constant without value',
+    body: { fields: [{ name: 'c', type: 'constant' }] },
+    path: 'fields[0].options.value',
+    message: /required/,
+  },
+  {
+    title: 'unknown option',
+    body: { fields: [{ name: 'n', type: 'name', options: { colour: 'red' } }] },
+    path: 'fields[0].options.colour',
+    message: /not an option/,
+  },
+  {
+    title: 'options not an object',
+    body: { fields: [{ name: 'n', type: 'name', options: [1] }] },
+    path: 'fields[0].options',
+    message: /object/,
+  },
+  {
+    title: 'null_ratio 1.5',
+    body: { fields: [{ name: 'n', type: 'name', options: { nullable: true, null_ratio: 1.5 } }] },
+    path: 'fields[0].options.null_ratio',
+    message: /<= 1/,
+  },
   { title: 'unknown locale', body: { fields: NAME, locale: 'xx_YY' }, path: 'locale', message: /not a supported locale/ },
   { title: 'language-only locale', body: { fields: NAME, locale: 'de' }, path: 'locale', message: /not a supported locale/ },
   { title: 'unknown output format', body: { fields: NAME, output_format: 'yaml' }, path: 'output_format', message: /"json"/ },
@@ -78,23 +203,49 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
   }
 
   it('a type whose data a locale lacks (az_AZ has no name prefixes) is a 422 on that field, not a 500', async () => {
-    for (const [locale, type] of [['az_AZ', 'prefix'], ['az_AZ', 'state'], ['en_HK', 'zip_code']]) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type }], locale } });
+    for (const [locale, type] of [
+      ['az_AZ', 'prefix'],
+      ['az_AZ', 'state'],
+      ['en_HK', 'zip_code'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/mock-data',
+        headers: t.auth,
+        payload: { fields: [{ name: 'x', type }], locale },
+      });
       assert.equal(res.statusCode, 422, `${locale} ${type}: ${res.body}`);
-      assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['fields[0]']);
+      assert.deepEqual(
+        res.json().errors.map((e: { path: string }) => e.path),
+        ['fields[0]'],
+      );
       assert.match(res.json().detail, /cannot be generated with these options in this locale \(The locale data for/);
     }
   });
 
   it('every type with its default options in every locale answers 200 or 422, never a 5xx', async () => {
     const types = (await t.app.inject({ method: 'GET', url: '/v1/mock-data/types', headers: t.auth })).json().types as { name: string }[];
-    const locales = (await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } })).json().detail.match(/[a-z]{2,3}_[A-Z]{2}/g) as string[];
+    const locales = (
+      await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } })
+    )
+      .json()
+      .detail.match(/[a-z]{2,3}_[A-Z]{2}/g) as string[];
     assert.ok(types.length >= 50 && locales.length >= 20, `${types.length} types, ${locales.length} locales`);
     for (const locale of locales) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: types.map((x, i) => ({ name: `f${i}`, type: x.name })), locale, rows: 1 } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/mock-data',
+        headers: t.auth,
+        payload: { fields: types.map((x, i) => ({ name: `f${i}`, type: x.name })), locale, rows: 1 },
+      });
       assert.ok(res.statusCode < 500, `${locale}: ${res.body.slice(0, 300)}`);
       for (const type of types) {
-        const one = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type: type.name }], locale, rows: 2, seed: 3 } });
+        const one = await t.app.inject({
+          method: 'POST',
+          url: '/v1/mock-data',
+          headers: t.auth,
+          payload: { fields: [{ name: 'x', type: type.name }], locale, rows: 2, seed: 3 },
+        });
         assert.ok(one.statusCode === 200 || one.statusCode === 422, `${locale} ${type.name}: ${one.statusCode} ${one.body.slice(0, 200)}`);
       }
     }
@@ -102,24 +253,41 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
 
   it('a regex whose nested repetitions could take unbounded steps to draw ((((()*)*)*)*)*) is a 422, answered at once', async () => {
     const started = Date.now();
-    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((((()*)*)*)*)*', max_repeat: 100 } }], rows: 1 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
+      payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '((((()*)*)*)*)*', max_repeat: 100 } }], rows: 1 },
+    });
     assert.equal(res.statusCode, 422, res.body);
     assert.equal(res.json().errors[0].path, 'fields[0].options.pattern');
     assert.match(res.json().errors[0].message, /nests repetitions/);
     assert.ok(Date.now() - started < 1000);
-    const fine = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(ab|cd)*-[A-Z]{3}' } }], rows: 3, seed: 1 } });
+    const fine = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
+      payload: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(ab|cd)*-[A-Z]{3}' } }], rows: 3, seed: 1 },
+    });
     assert.equal(fine.statusCode, 200);
   });
 
   it('a date bound that parses to no instant (a leap second) is a 422 on the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: [{ name: 'x', type: 'datetime', options: { from: '2016-12-31T23:59:60Z' } }] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
+      payload: { fields: [{ name: 'x', type: 'datetime', options: { from: '2016-12-31T23:59:60Z' } }] },
+    });
     assert.equal(res.statusCode, 422, res.body);
     assert.match(res.json().detail, /Invalid from date/);
   });
 
   it('every bad field is listed, with a bad locale, one entry each (not only the first found)', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/mock-data', headers: t.auth,
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
       payload: {
         rows: 5,
         locale: 'xx_XX',
@@ -133,11 +301,17 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
       },
     });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['locale', 'fields[0].options.decimals', 'fields[1].options.values', 'fields[3].name', 'fields[4].options.max']);
+    assert.deepEqual(
+      res.json().errors.map((e: { path: string }) => e.path),
+      ['locale', 'fields[0].options.decimals', 'fields[1].options.values', 'fields[3].name', 'fields[4].options.max'],
+    );
     assert.match(res.json().detail, /^Invalid request: locale .*; fields\[0\]\.options\.decimals .*; fields\[4\]\.options\.max /);
     // One problem alone keeps its own detail.
     const one = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
-    assert.deepEqual(one.json().errors.map((e: { path: string }) => e.path), ['locale']);
+    assert.deepEqual(
+      one.json().errors.map((e: { path: string }) => e.path),
+      ['locale'],
+    );
     assert.match(one.json().detail, /^Unknown locale "en_XX"/);
   });
 
@@ -190,8 +364,18 @@ describe('POST /v1/mock-data bounds output built from large constants', () => {
     assert.equal(res.statusCode, 422);
     assert.match(res.json().detail, /exceed 10000000 characters/);
     // Refused when planned: a constant's (and an enum's shortest) value counts for every row.
-    assert.throws(() => planMockData({ fields: [{ name: 'c', type: 'constant', options: { value } }], rows: 1000 }), /exceed 10000000 characters/);
-    assert.throws(() => planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, { ...value, x: 1 }] } }], rows: 1000 }), /exceed 10000000 characters/);
-    assert.equal(planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, 1] } }], rows: 1000 }).cost > 0, true, 'a short value among them: decided while drawing');
+    assert.throws(
+      () => planMockData({ fields: [{ name: 'c', type: 'constant', options: { value } }], rows: 1000 }),
+      /exceed 10000000 characters/,
+    );
+    assert.throws(
+      () => planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, { ...value, x: 1 }] } }], rows: 1000 }),
+      /exceed 10000000 characters/,
+    );
+    assert.equal(
+      planMockData({ fields: [{ name: 'e', type: 'enum', options: { values: [value, 1] } }], rows: 1000 }).cost > 0,
+      true,
+      'a short value among them: decided while drawing',
+    );
   });
 });

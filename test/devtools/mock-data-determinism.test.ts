@@ -63,7 +63,8 @@ describe('mock-data determinism across processes', () => {
     const here = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: REQUEST });
     assert.equal(`${here.statusCode}\n${here.body}`, expected);
     // And the request in between gave its own seed's output, not one shifted by the calls before it.
-    const seeded = (seed: number) => t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { ...REQUEST, seed } }).then((r) => r.body);
+    const seeded = (seed: number) =>
+      t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { ...REQUEST, seed } }).then((r) => r.body);
     assert.equal(await seeded(1), await seeded(1));
   });
 });

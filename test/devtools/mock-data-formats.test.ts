@@ -56,7 +56,11 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
   });
 
   it('SQL: table and column names with double quotes are doubled; one INSERT per row', async () => {
-    const body = await render({ fields: [constant('we"ird', "O'Brien"), { name: 'n', type: 'sequence' }], table_name: 'my "t"; DROP', output_format: 'sql' });
+    const body = await render({
+      fields: [constant('we"ird', "O'Brien"), { name: 'n', type: 'sequence' }],
+      table_name: 'my "t"; DROP',
+      output_format: 'sql',
+    });
     assert.equal(
       body.data,
       `CREATE TABLE "my ""t""; DROP" ("we""ird" TEXT, "n" INTEGER);\n` +
@@ -76,7 +80,13 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
   });
 
   it('XML: field names that are not XML names become <field name="...">; forbidden characters become U+FFFD', async () => {
-    const fields = [constant('first name', 'a'), constant('1st', 'b'), constant('<x&y>', null), constant('xmlns', 'c'), constant('ctl', 'a\u0001b\uD800')];
+    const fields = [
+      constant('first name', 'a'),
+      constant('1st', 'b'),
+      constant('<x&y>', null),
+      constant('xmlns', 'c'),
+      constant('ctl', 'a\u0001b\uD800'),
+    ];
     const body = await render({ fields, rows: 1, output_format: 'xml' });
     assert.equal(
       body.data,
@@ -86,8 +96,15 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
   });
 
   it('XML: line feeds, tabs and carriage returns in a field name stay characters references in its attribute (a parser would read them as spaces); in text they stay as they are', async () => {
-    const body = await render({ fields: [constant('a\nb', 'x\ny\tz'), constant('c\td', 1), constant('e\rf', 2)], rows: 1, output_format: 'xml' });
-    assert.equal(body.data, '<rows><row><field name="a&#10;b">x\ny\tz</field><field name="c&#9;d">1</field><field name="e&#13;f">2</field></row></rows>');
+    const body = await render({
+      fields: [constant('a\nb', 'x\ny\tz'), constant('c\td', 1), constant('e\rf', 2)],
+      rows: 1,
+      output_format: 'xml',
+    });
+    assert.equal(
+      body.data,
+      '<rows><row><field name="a&#10;b">x\ny\tz</field><field name="c&#9;d">1</field><field name="e&#13;f">2</field></row></rows>',
+    );
   });
 
   it('XML: non-ASCII letters are valid element names', async () => {
@@ -97,6 +114,18 @@ describe('POST /v1/mock-data text formats escape hostile values', () => {
 
   it('JSON keeps values typed: null, objects, booleans, numbers', async () => {
     const body = await render({ fields: HOSTILE_FIELDS, rows: 1 });
-    assert.deepEqual(body.data, [{ id: 1, quote: 'say "hi"', comma: 'a,b', lines: 'l1\nl2\r\nl3', markup: `<&>'"`, nothing: null, obj: { a: [1, 'x'] }, flag: true, num: 1.5 }]);
+    assert.deepEqual(body.data, [
+      {
+        id: 1,
+        quote: 'say "hi"',
+        comma: 'a,b',
+        lines: 'l1\nl2\r\nl3',
+        markup: `<&>'"`,
+        nothing: null,
+        obj: { a: [1, 'x'] },
+        flag: true,
+        num: 1.5,
+      },
+    ]);
   });
 });

@@ -14,7 +14,8 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
   });
   after(() => t.close());
 
-  const post = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { rows: 1, fields: FIELDS, ...payload } });
+  const post = (payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { rows: 1, fields: FIELDS, ...payload } });
   const text = async (payload: Record<string, unknown>) => {
     const res = await post(payload);
     assert.equal(res.statusCode, 200, res.body);
@@ -23,8 +24,15 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
 
   it('sqlite: each run of NUL (and CR) characters written as one char() call, concatenated', async () => {
     const sql = await text({ output_format: 'sql' });
-    assert.equal(sql, `CREATE TABLE "mock_data" ("id" INTEGER, "note" TEXT);\nINSERT INTO "mock_data" ("id", "note") VALUES (1, 'a' || char(0) || 'b' || char(0, 0) || 'c');\n`);
-    const leading = await text({ output_format: 'sql', create_table: false, fields: [{ name: 'n', type: 'constant', options: { value: '\u0000\r\nx\u0000' } }] });
+    assert.equal(
+      sql,
+      `CREATE TABLE "mock_data" ("id" INTEGER, "note" TEXT);\nINSERT INTO "mock_data" ("id", "note") VALUES (1, 'a' || char(0) || 'b' || char(0, 0) || 'c');\n`,
+    );
+    const leading = await text({
+      output_format: 'sql',
+      create_table: false,
+      fields: [{ name: 'n', type: 'constant', options: { value: '\u0000\r\nx\u0000' } }],
+    });
     assert.equal(leading, `INSERT INTO "mock_data" ("n") VALUES (char(0, 13) || '\nx' || char(0));\n`);
   });
 
@@ -35,7 +43,7 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
     assert.equal(run.stdout, `1|${HEX}|text\n2|${HEX}|text\n`);
   });
 
-  it('mysql: written as \\0 (mysqldump\'s escape)', async () => {
+  it("mysql: written as \\0 (mysqldump's escape)", async () => {
     const sql = await text({ output_format: 'sql', dialect: 'mysql', create_table: false });
     assert.equal(sql, "INSERT INTO `mock_data` (`id`, `note`) VALUES (1, 'a\\0b\\0\\0c');\n");
   });
@@ -57,7 +65,8 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
     const res = await post({ output_format: 'sql', dialect: 'postgres', rows: 3 });
     assert.equal(res.statusCode, 422);
     assert.deepEqual(res.json(), {
-      detail: 'fields[1] ("note") holds a NUL character (U+0000) in row 1, which PostgreSQL text cannot store; use dialect sqlite or mysql, or another output_format.',
+      detail:
+        'fields[1] ("note") holds a NUL character (U+0000) in row 1, which PostgreSQL text cannot store; use dialect sqlite or mysql, or another output_format.',
       code: 'validation_error',
       errors: [{ path: 'fields[1]', message: 'holds a NUL character (U+0000) in row 1, which PostgreSQL text cannot store' }],
     });
@@ -67,26 +76,45 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
     const res = await post({ output_format: 'csv' });
     assert.equal(res.statusCode, 422);
     assert.deepEqual(res.json(), {
-      detail: 'fields[1] ("note") holds a NUL character (U+0000) in row 1, which CSV output does not carry; use output_format json, sql or xml.',
+      detail:
+        'fields[1] ("note") holds a NUL character (U+0000) in row 1, which CSV output does not carry; use output_format json, sql or xml.',
       code: 'validation_error',
       errors: [{ path: 'fields[1]', message: 'holds a NUL character (U+0000) in row 1, which CSV output does not carry' }],
     });
-    const drawn = await post({ output_format: 'csv', rows: 5, fields: [{ name: 'id', type: 'sequence' }, { name: 'code', type: 'regex', options: { pattern: '[a-c]{3}(\\x00)?' } }], seed: 3 });
+    const drawn = await post({
+      output_format: 'csv',
+      rows: 5,
+      fields: [
+        { name: 'id', type: 'sequence' },
+        { name: 'code', type: 'regex', options: { pattern: '[a-c]{3}(\\x00)?' } },
+      ],
+      seed: 3,
+    });
     assert.equal(drawn.statusCode, 422, drawn.body);
     assert.match(drawn.json().errors[0].message, /^holds a NUL character \(U\+0000\) in row [1-5], which CSV output does not carry$/);
     assert.equal(drawn.json().errors[0].path, 'fields[1]');
   });
 
   it('CSV and postgres: the same 422 when the rows are drawn on a worker (a large request)', async () => {
-    for (const [payload, what] of [[{ output_format: 'csv' }, 'CSV output does not carry'], [{ output_format: 'sql', dialect: 'postgres' }, 'PostgreSQL text cannot store']] as const) {
-      const res = await post({ ...payload, rows: 1000, fields: [...FIELDS, ...Array.from({ length: 4 }, (_, i) => ({ name: `w${i}`, type: 'word' }))] });
+    for (const [payload, what] of [
+      [{ output_format: 'csv' }, 'CSV output does not carry'],
+      [{ output_format: 'sql', dialect: 'postgres' }, 'PostgreSQL text cannot store'],
+    ] as const) {
+      const res = await post({
+        ...payload,
+        rows: 1000,
+        fields: [...FIELDS, ...Array.from({ length: 4 }, (_, i) => ({ name: `w${i}`, type: 'word' }))],
+      });
       assert.equal(res.statusCode, 422, res.body);
       assert.deepEqual(res.json().errors, [{ path: 'fields[1]', message: `holds a NUL character (U+0000) in row 1, which ${what}` }]);
     }
   });
 
   it('a NUL in a field name is a 422 on the name for CSV and SQL (every dialect, table_name too); JSON keeps it', async () => {
-    const fields = [{ name: 'a\u0000b', type: 'sequence' }, { name: 'p', type: 'price', options: { min: 5, max: 1 } }];
+    const fields = [
+      { name: 'a\u0000b', type: 'sequence' },
+      { name: 'p', type: 'price', options: { min: 5, max: 1 } },
+    ];
     const csv = await post({ output_format: 'csv', fields });
     assert.equal(csv.statusCode, 422);
     assert.deepEqual(csv.json().errors, [
@@ -112,8 +140,14 @@ describe('POST /v1/mock-data: a NUL character in a value or a name', () => {
   });
 
   it('the OpenAPI description says what each format does with NUL', async () => {
-    const description = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/v1/mock-data'].post.description as string;
-    for (const words of ['a NUL character in a value or field name → 422 naming the field', "char(0) and char(13) concatenated (`'a' || char(0) || 'b'`)", 'postgres output with one → 422 naming the field and row', 'control characters, lone surrogates) become U+FFFD']) {
+    const description = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths['/v1/mock-data'].post
+      .description as string;
+    for (const words of [
+      'a NUL character in a value or field name → 422 naming the field',
+      "char(0) and char(13) concatenated (`'a' || char(0) || 'b'`)",
+      'postgres output with one → 422 naming the field and row',
+      'control characters, lone surrogates) become U+FFFD',
+    ]) {
       assert.ok(description.includes(words), words);
     }
   });

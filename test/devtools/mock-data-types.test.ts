@@ -5,13 +5,24 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 type Check = (value: unknown, row: number) => boolean;
 
-const str = (re: RegExp): Check => (v) => typeof v === 'string' && re.test(v);
+const str =
+  (re: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && re.test(v);
 const text: Check = (v) => typeof v === 'string' && v.trim().length > 0;
-const int = (min: number, max: number): Check => (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
-const decimal = (min: number, max: number, digits: number): Check => (v) =>
-  typeof v === 'number' && v >= min && v <= max && Math.abs(v * 10 ** digits - Math.round(v * 10 ** digits)) < 1e-6;
+const int =
+  (min: number, max: number): Check =>
+  (v) =>
+    Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
+const decimal =
+  (min: number, max: number, digits: number): Check =>
+  (v) =>
+    typeof v === 'number' && v >= min && v <= max && Math.abs(v * 10 ** digits - Math.round(v * 10 ** digits)) < 1e-6;
 const url: Check = (v) => typeof v === 'string' && /^https?:$/.test(new URL(v).protocol);
-const between = (from: string, to: string): Check => (v) => typeof v === 'string' && v >= from && v <= to;
+const between =
+  (from: string, to: string): Check =>
+  (v) =>
+    typeof v === 'string' && v >= from && v <= to;
 
 /** Luhn check over the digits of a card number. */
 function passesLuhn(value: string): boolean {
@@ -73,7 +84,8 @@ const SHAPES: Record<string, Check> = {
   number: decimal(0, 1000, 2),
   price: decimal(1, 1000, 2),
   date: (v) => str(/^\d{4}-\d{2}-\d{2}$/)(v, 0) && between('2016-01-01', '2026-01-01')(v, 0),
-  datetime: (v) => str(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)(v, 0) && between('2016-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')(v, 0),
+  datetime: (v) =>
+    str(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)(v, 0) && between('2016-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')(v, 0),
   timestamp: int(Date.UTC(2016, 0, 1) / 1000, Date.UTC(2026, 0, 1) / 1000),
   time: str(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/),
   weekday: str(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)$/),
@@ -116,7 +128,9 @@ describe('mock-data types produce values of the right shape', () => {
   let types: string[];
   before(async () => {
     t = await buildTestApp();
-    types = (await t.app.inject({ method: 'GET', url: '/v1/mock-data/types', headers: t.auth })).json().types.map((x: { name: string }) => x.name);
+    types = (await t.app.inject({ method: 'GET', url: '/v1/mock-data/types', headers: t.auth }))
+      .json()
+      .types.map((x: { name: string }) => x.name);
   });
   after(() => t.close());
 
@@ -127,9 +141,14 @@ describe('mock-data types produce values of the right shape', () => {
   };
 
   it('every listed type has a shape check and 30 seeded en_US rows pass it', async () => {
-    assert.deepEqual(types.filter((x) => !SHAPES[x]), []);
+    assert.deepEqual(
+      types.filter((x) => !SHAPES[x]),
+      [],
+    );
     for (let start = 0; start < types.length; start += 50) {
-      const fields = types.slice(start, start + 50).map((type) => ({ name: type, type, ...(OPTIONS[type] ? { options: OPTIONS[type] } : {}) }));
+      const fields = types
+        .slice(start, start + 50)
+        .map((type) => ({ name: type, type, ...(OPTIONS[type] ? { options: OPTIONS[type] } : {}) }));
       const rows = await generate({ fields, rows: 30, seed: 99 });
       rows.forEach((row, i) => {
         for (const f of fields) assert.ok(SHAPES[f.type](row[f.name], i), `${f.type} gave ${JSON.stringify(row[f.name])}`);
@@ -162,9 +181,22 @@ describe('mock-data types produce values of the right shape', () => {
 
   it('regex outputs match their pattern', async () => {
     const patterns = [
-      '[A-Z]{3}-\\d{4}', '(foo|bar)+baz?', '\\w+@\\w+\\.(com|org)', '[^aeiou\\s]{5}', '(\\d{3})-\\1', '[α-ω]{2,4}',
-      '\\u00e9t\\x41\\x2e', 'a.b*c+', '(?<year>\\d{4})-(?:0[1-9]|1[0-2])', '^https?://[a-z]+\\.[a-z]{2,3}$', '\\s\\S\\d\\D\\w\\W',
-      '[\\-\\]]x[0-9a-fA-F]{8}', 'x{2,}y{0,1000}', '(ab|cd|)*', '\\+1 \\(\\d{3}\\) \\d{3}-\\d{4}', '😀[a-c]é',
+      '[A-Z]{3}-\\d{4}',
+      '(foo|bar)+baz?',
+      '\\w+@\\w+\\.(com|org)',
+      '[^aeiou\\s]{5}',
+      '(\\d{3})-\\1',
+      '[α-ω]{2,4}',
+      '\\u00e9t\\x41\\x2e',
+      'a.b*c+',
+      '(?<year>\\d{4})-(?:0[1-9]|1[0-2])',
+      '^https?://[a-z]+\\.[a-z]{2,3}$',
+      '\\s\\S\\d\\D\\w\\W',
+      '[\\-\\]]x[0-9a-fA-F]{8}',
+      'x{2,}y{0,1000}',
+      '(ab|cd|)*',
+      '\\+1 \\(\\d{3}\\) \\d{3}-\\d{4}',
+      '😀[a-c]é',
     ];
     const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
     const rows = await generate({ fields, rows: 50, seed: 11 });
@@ -179,30 +211,52 @@ describe('mock-data types produce values of the right shape', () => {
     const [audit] = await generate({ fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<x>ab)\\k<x>' } }], rows: 1 });
     assert.equal(audit.r, 'abab');
     const patterns = [
-      '(?<x>ab)\\k<x>', '(?P<x>ab)(?P=x)', '(?<x>a|b)(?<y>\\d)\\k<y>\\k<x>\\2\\1', '(?<x>a)?(?<y>b)\\k<y>',
-      `(?<q>['"])\\w{1,3}\\k<q>1`, '(\\d)(?<n>x|y)\\k<n>\\1', '(?P<w>[a-z]{2}) (?P=w)-[(?P=w)]', '(?<é>[α-ω])\\k<é>',
+      '(?<x>ab)\\k<x>',
+      '(?P<x>ab)(?P=x)',
+      '(?<x>a|b)(?<y>\\d)\\k<y>\\k<x>\\2\\1',
+      '(?<x>a)?(?<y>b)\\k<y>',
+      `(?<q>['"])\\w{1,3}\\k<q>1`,
+      '(\\d)(?<n>x|y)\\k<n>\\1',
+      '(?P<w>[a-z]{2}) (?P=w)-[(?P=w)]',
+      '(?<é>[α-ω])\\k<é>',
       // Numbered references count named groups too, and groups an optional part skipped.
-      '(?<a>x|y)\\1', '(a)?(b)\\2', '(a)|(b)\\2',
+      '(?<a>x|y)\\1',
+      '(a)?(b)\\2',
+      '(a)|(b)\\2',
       // A reference to a group that opens later matches the empty string (it was generated as U+0001).
-      '\\1(a)', '\\2(a)(b)\\1',
+      '\\1(a)',
+      '\\2(a)(b)\\1',
       // Past the last group `\N` is no reference (an octal or identity escape) and stays as it is.
-      '(a)\\8', '(a)\\1\\2', '\\2(a)',
+      '(a)\\8',
+      '(a)\\1\\2',
+      '\\2(a)',
     ];
     const fields = patterns.map((pattern, i) => ({ name: `r${i}`, type: 'regex', options: { pattern } }));
     const rows = await generate({ fields, rows: 30, seed: 5 });
     for (const [i, pattern] of patterns.entries()) {
       for (const row of rows) {
         const value = row[`r${i}`] as string;
-        const res = await t.app.inject({ method: 'POST', url: '/v1/regex-extract', headers: t.auth, payload: { pattern: `\\A(?:${pattern})\\Z`, text: value } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/v1/regex-extract',
+          headers: t.auth,
+          payload: { pattern: `\\A(?:${pattern})\\Z`, text: value },
+        });
         assert.equal(res.json().match_count, 1, `${pattern} gave ${JSON.stringify(value)}`);
       }
     }
-    assert.ok(rows.some((row) => row.r3 === 'bb') && rows.some((row) => row.r3 === 'abb'), 'an optional named group before the referenced one');
+    assert.ok(
+      rows.some((row) => row.r3 === 'bb') && rows.some((row) => row.r3 === 'abb'),
+      'an optional named group before the referenced one',
+    );
   });
 
   it('regex max_repeat bounds * and + (0 gives the minimum)', async () => {
     const rows = await generate({ fields: [{ name: 'r', type: 'regex', options: { pattern: 'a*b+', max_repeat: 0 } }], rows: 5 });
-    assert.deepEqual(rows.map((r) => r.r), ['b', 'b', 'b', 'b', 'b']);
+    assert.deepEqual(
+      rows.map((r) => r.r),
+      ['b', 'b', 'b', 'b', 'b'],
+    );
   });
 
   it('nullable: null_ratio is roughly honoured with a seed; 0 and 1 are exact; default 0.1', async () => {

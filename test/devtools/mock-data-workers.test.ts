@@ -44,7 +44,13 @@ describe('POST /v1/mock-data: large requests are drawn on worker threads', () =>
   });
 
   it('seeded output is the same whether drawn inline or on a worker (the small request is a prefix of the large one)', async () => {
-    const five = [{ name: 'id', type: 'uuid' }, { name: 'who', type: 'name' }, { name: 'mail', type: 'email' }, { name: 'n', type: 'integer' }, { name: 'code', type: 'regex', options: { pattern: '[A-Z]{3}-\\d{4}' } }];
+    const five = [
+      { name: 'id', type: 'uuid' },
+      { name: 'who', type: 'name' },
+      { name: 'mail', type: 'email' },
+      { name: 'n', type: 'integer' },
+      { name: 'code', type: 'regex', options: { pattern: '[A-Z]{3}-\\d{4}' } },
+    ];
     const inlineRows = Math.floor(INLINE_COST / 5.5); // the regex field costs a little more than 1
     const small = await post({ fields: five, rows: inlineRows, seed: 42 });
     const large = await post({ fields: five, rows: 200, seed: 42 });
@@ -84,7 +90,9 @@ describe('POST /v1/mock-data: large requests are drawn on worker threads', () =>
     const res = await pending;
     assert.equal(res.statusCode, 422, res.body.slice(0, 300));
     assert.equal(res.json().code, 'validation_error');
-    assert.deepEqual(res.json().errors, [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }]);
+    assert.deepEqual(res.json().errors, [
+      { path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` },
+    ]);
     assert.ok(Date.now() - started < MOCK_DATA_TIMEOUT_MS + 2000, `${Date.now() - started} ms`);
     assert.ok(worst < 100, `/healthz took ${worst.toFixed(1)} ms`);
     // The pool replaced the stopped worker.

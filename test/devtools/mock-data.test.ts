@@ -8,10 +8,44 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 const seeded = JSON.parse(readFileSync(new URL('./fixtures/mock-data-seeded.json', import.meta.url), 'utf8'));
 
 const CONTRACT_TYPES = [
-  'sequence', 'name', 'first_name', 'last_name', 'email', 'username', 'phone', 'city', 'country', 'country_code',
-  'street_address', 'zip_code', 'latitude', 'longitude', 'company', 'job_title', 'url', 'domain', 'ipv4', 'ipv6', 'uuid',
-  'boolean', 'integer', 'number', 'price', 'date', 'datetime', 'word', 'sentence', 'paragraph', 'color', 'currency_code',
-  'iban', 'credit_card_number', 'user_agent', 'enum', 'constant', 'regex',
+  'sequence',
+  'name',
+  'first_name',
+  'last_name',
+  'email',
+  'username',
+  'phone',
+  'city',
+  'country',
+  'country_code',
+  'street_address',
+  'zip_code',
+  'latitude',
+  'longitude',
+  'company',
+  'job_title',
+  'url',
+  'domain',
+  'ipv4',
+  'ipv6',
+  'uuid',
+  'boolean',
+  'integer',
+  'number',
+  'price',
+  'date',
+  'datetime',
+  'word',
+  'sentence',
+  'paragraph',
+  'color',
+  'currency_code',
+  'iban',
+  'credit_card_number',
+  'user_agent',
+  'enum',
+  'constant',
+  'regex',
 ];
 
 describe('POST /v1/mock-data', () => {
@@ -27,7 +61,10 @@ describe('POST /v1/mock-data', () => {
   it('answers the first calls, arriving together, each as alone (faker loads once for all)', async () => {
     const formats = ['json', 'csv', 'sql', 'xml', 'json', 'csv', 'sql', 'xml'];
     const answers = await Promise.all(formats.map((format) => post({ ...seeded.request, output_format: format })));
-    assert.deepEqual(answers.map((res) => [res.statusCode, res.body]), formats.map((format) => [200, JSON.stringify(seeded.expected[format])]));
+    assert.deepEqual(
+      answers.map((res) => [res.statusCode, res.body]),
+      formats.map((format) => [200, JSON.stringify(seeded.expected[format])]),
+    );
   });
 
   for (const format of ['json', 'csv', 'sql', 'xml']) {
@@ -46,7 +83,11 @@ describe('POST /v1/mock-data', () => {
   it('seeded regex fields equal a stored snapshot (classes, negated classes, `.`, non-ASCII ranges, back-references)', async () => {
     // Taken from the build before class ranges were cached per generator: the cache must not change a character.
     const patterns = ['[A-Z]{3}-\\d{4}', '[^a-z]{5}', '.{8}', '[α-ω\\d_-]{6}', '(?<x>[xyz])\\k<x>[^x]', '\\D\\W\\S{3}'];
-    const res = await post({ rows: 3, seed: 42, fields: patterns.map((pattern, i) => ({ name: `f${i}`, type: 'regex', options: { pattern } })) });
+    const res = await post({
+      rows: 3,
+      seed: 42,
+      fields: patterns.map((pattern, i) => ({ name: `f${i}`, type: 'regex', options: { pattern } })),
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().data, [
       { f0: 'XUZ-4073', f1: '"|ZD_', f2: '8W6O"XPV', f3: 'λ1ψβ6γ', f4: 'xxA', f5: 'q@;MS' },
@@ -56,7 +97,14 @@ describe('POST /v1/mock-data', () => {
   });
 
   it('the same seed twice in one process gives identical bodies; no seed gives different ones', async () => {
-    const request = { fields: [{ name: 'u', type: 'uuid' }, { name: 'n', type: 'name' }], rows: 20, seed: 5 };
+    const request = {
+      fields: [
+        { name: 'u', type: 'uuid' },
+        { name: 'n', type: 'name' },
+      ],
+      rows: 20,
+      seed: 5,
+    };
     assert.equal((await post(request)).body, (await post(request)).body);
     const { seed: _seed, ...unseeded } = request;
     assert.notEqual((await post(unseeded)).body, (await post(unseeded)).body);
@@ -70,7 +118,12 @@ describe('POST /v1/mock-data', () => {
   });
 
   it('JSON output is {data, rows, fields} with keys in field order; rows defaults to 10', async () => {
-    const res = await post({ fields: [{ name: 'b', type: 'sequence' }, { name: 'a', type: 'constant', options: { value: 'x' } }] });
+    const res = await post({
+      fields: [
+        { name: 'b', type: 'sequence' },
+        { name: 'a', type: 'constant', options: { value: 'x' } },
+      ],
+    });
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.deepEqual(Object.keys(body), ['data', 'rows', 'fields']);
@@ -82,7 +135,10 @@ describe('POST /v1/mock-data', () => {
 
   it('a field named __proto__ or constructor is ordinary data', async () => {
     const res = await post({
-      fields: [{ name: '__proto__', type: 'constant', options: { value: { polluted: true } } }, { name: 'constructor', type: 'sequence' }],
+      fields: [
+        { name: '__proto__', type: 'constant', options: { value: { polluted: true } } },
+        { name: 'constructor', type: 'sequence' },
+      ],
       rows: 1,
     });
     assert.equal(res.statusCode, 200);
@@ -92,7 +148,10 @@ describe('POST /v1/mock-data', () => {
 
   it('sequence honours start and step', async () => {
     const res = await post({ fields: [{ name: 'n', type: 'sequence', options: { start: -3, step: 4 } }], rows: 4 });
-    assert.deepEqual(res.json().data.map((r: { n: number }) => r.n), [-3, 1, 5, 9]);
+    assert.deepEqual(
+      res.json().data.map((r: { n: number }) => r.n),
+      [-3, 1, 5, 9],
+    );
   });
 
   it('each call costs one credit; GET /v1/mock-data/types is free', async () => {
@@ -135,7 +194,7 @@ describe('GET /v1/mock-data/types', () => {
     assert.ok(['en_US', 'de_DE', 'fr_FR', 'ja_JP'].every((l) => body.locales.includes(l)));
   });
 
-  it('the locale list, kept as data so faker loads only when used, is the pinned faker\'s', () => {
+  it("the locale list, kept as data so faker loads only when used, is the pinned faker's", () => {
     assert.deepEqual(FAKER_LOCALE_IDS, Object.keys(allLocales));
   });
 

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-interface Vector { request: Record<string, unknown>; formatted: string }
+interface Vector {
+  request: Record<string, unknown>;
+  formatted: string;
+}
 const VECTORS: Vector[] = JSON.parse(readFileSync(new URL('./fixtures/number-format-vectors.json', import.meta.url), 'utf8'));
 
 describe('POST /v1/number-format', () => {
@@ -13,8 +16,7 @@ describe('POST /v1/number-format', () => {
   });
   after(() => t.close());
 
-  const format = (payload: Record<string, unknown>) =>
-    t.app.inject({ method: 'POST', url: '/v1/number-format', headers: t.auth, payload });
+  const format = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/v1/number-format', headers: t.auth, payload });
 
   it('covers at least 8 locales in its known answers', () => {
     const locales = new Set(VECTORS.map((v) => String(v.request.locale).replace('-', '_')));
@@ -28,7 +30,10 @@ describe('POST /v1/number-format', () => {
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
       // Compare code points so a narrow no-break space (U+202F) is not mistaken for U+00A0 or U+0020.
-      assert.deepEqual([...body.formatted].map((c: string) => c.codePointAt(0)), [...v.formatted].map((c) => c.codePointAt(0)));
+      assert.deepEqual(
+        [...body.formatted].map((c: string) => c.codePointAt(0)),
+        [...v.formatted].map((c) => c.codePointAt(0)),
+      );
       assert.deepEqual(body, { formatted: v.formatted, original: number, locale: String(locale).replace('-', '_'), format_type: type });
     });
   }
@@ -36,7 +41,12 @@ describe('POST /v1/number-format', () => {
   it('nb_NO (Norwegian Bokmål, whose CLDR data ICU keeps under nb alone) is known and formats as nb does', async () => {
     const res = await format({ number: 1234567.891, format_type: 'currency', locale: 'nb_NO', currency: 'NOK' });
     assert.equal(res.statusCode, 200, res.body);
-    assert.deepEqual(res.json(), { formatted: '1\u00A0234\u00A0567,89\u00A0kr', original: 1234567.891, locale: 'nb_NO', format_type: 'currency' });
+    assert.deepEqual(res.json(), {
+      formatted: '1\u00A0234\u00A0567,89\u00A0kr',
+      original: 1234567.891,
+      locale: 'nb_NO',
+      format_type: 'currency',
+    });
     // Its language alone with another region is still checked region by region.
     assert.equal((await format({ number: 1, locale: 'nb_ZZ' })).statusCode, 422);
   });
@@ -47,8 +57,12 @@ describe('POST /v1/number-format', () => {
   });
 
   it('ISO 4217 codes outside CLDR\'s currencies are accepted, shown by their code: gold, a fund code, "no currency"', async () => {
-    const formatted = async (currency: string) => (await format({ number: 1234.5, format_type: 'currency', locale: 'en_US', currency })).json().formatted;
-    assert.deepEqual([await formatted('XAU'), await formatted('CLF'), await formatted('XXX')], ['XAU\u00A01,234.50', 'CLF\u00A01,234.5000', '¤1,234.50']);
+    const formatted = async (currency: string) =>
+      (await format({ number: 1234.5, format_type: 'currency', locale: 'en_US', currency })).json().formatted;
+    assert.deepEqual(
+      [await formatted('XAU'), await formatted('CLF'), await formatted('XXX')],
+      ['XAU\u00A01,234.50', 'CLF\u00A01,234.5000', '¤1,234.50'],
+    );
   });
 
   it('defaults to decimal in en_US', async () => {
@@ -90,12 +104,18 @@ describe('POST /v1/number-format', () => {
       assert.equal(res.statusCode, 422, res.body);
       const body = res.json();
       assert.equal(body.code, 'validation_error');
-      assert.deepEqual(body.errors.map((e: { path: string }) => e.path), [path]);
+      assert.deepEqual(
+        body.errors.map((e: { path: string }) => e.path),
+        [path],
+      );
     });
   }
 
   it('length limits name the limit in characters', async () => {
-    for (const [currency, message] of [['😀', 'must NOT have fewer than 3 characters'], ['EURO', 'must NOT have more than 3 characters']]) {
+    for (const [currency, message] of [
+      ['😀', 'must NOT have fewer than 3 characters'],
+      ['EURO', 'must NOT have more than 3 characters'],
+    ]) {
       const res = await format({ number: 1, format_type: 'currency', currency });
       assert.deepEqual(res.json().errors, [{ path: 'currency', message }], currency);
     }

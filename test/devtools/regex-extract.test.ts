@@ -6,7 +6,13 @@ import { USER_WORK_NICENESS } from '../../src/workers/start-worker.js';
 import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/processes.js';
 
-interface Match { match: string; start: number; end: number; groups: (string | null)[]; named_groups: Record<string, string | null> }
+interface Match {
+  match: string;
+  start: number;
+  end: number;
+  groups: (string | null)[];
+  named_groups: Record<string, string | null>;
+}
 
 describe('POST /v1/regex-extract', () => {
   let t: TestApp;
@@ -27,13 +33,23 @@ describe('POST /v1/regex-extract', () => {
   const spans = (matches: Match[]) => matches.map((m) => [m.match, m.start, m.end]);
 
   it('returns every match with code-point offsets past emoji, Python named groups and the full shape', async () => {
-    const res = await extract({ pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)', text: '😀😀 ana@example.com or 👍🏽 bo@test.org', flags: 'g' });
+    const res = await extract({
+      pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
+      text: '😀😀 ana@example.com or 👍🏽 bo@test.org',
+      flags: 'g',
+    });
     assert.equal(res.statusCode, 200, res.body);
     assert.deepEqual(res.json(), {
       pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
       match_count: 2,
       matches: [
-        { match: 'ana@example.com', start: 3, end: 18, groups: ['ana', 'example.com'], named_groups: { user: 'ana', domain: 'example.com' } },
+        {
+          match: 'ana@example.com',
+          start: 3,
+          end: 18,
+          groups: ['ana', 'example.com'],
+          named_groups: { user: 'ana', domain: 'example.com' },
+        },
         { match: 'bo@test.org', start: 25, end: 36, groups: ['bo', 'test.org'], named_groups: { user: 'bo', domain: 'test.org' } },
       ],
       truncated: false,
@@ -41,21 +57,34 @@ describe('POST /v1/regex-extract', () => {
   });
 
   it('offsets count code points, not UTF-16 units (astral characters inside matches too)', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: 'b.c', text: '😀😀ab😀cb€c', flags: 'u' })), [['b😀c', 3, 6], ['b€c', 6, 9]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: 'b.c', text: '😀😀ab😀cb€c', flags: 'u' })), [
+      ['b😀c', 3, 6],
+      ['b€c', 6, 9],
+    ]);
   });
 
   it('without the u flag [^a] matches whole emoji, not lone surrogates (was 4 half-pair matches)', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: '[^a]', text: '😀a😀' })), [['😀', 0, 1], ['😀', 2, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '[^a]', text: '😀a😀' })), [
+      ['😀', 0, 1],
+      ['😀', 2, 3],
+    ]);
     const [first, second] = await matchesOf({ pattern: 'é(.)', text: '😀é😀 aé b' });
     assert.deepEqual([first.match, first.start, first.end, first.groups], ['é😀', 1, 3, ['😀']]);
     assert.deepEqual([second.match, second.start, second.end, second.groups], ['é ', 5, 7, [' ']]);
   });
 
   it('without the u flag . and [😀] take a whole emoji, and emoji ranges work as in Python', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: '.', text: '😀x' })), [['😀', 0, 1], ['x', 1, 2]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '.', text: '😀x' })), [
+      ['😀', 0, 1],
+      ['x', 1, 2],
+    ]);
     assert.deepEqual(spans(await matchesOf({ pattern: '[😀]+', text: 'x😀😀' })), [['😀😀', 1, 3]]);
     assert.deepEqual(spans(await matchesOf({ pattern: '[😀-🙏]', text: 'a🙂b' })), [['🙂', 1, 2]]);
-    assert.deepEqual(spans(await matchesOf({ pattern: '\\uD83D', text: '😀\uD83D' })), [['\uD83D', 1, 2]], 'a lone surrogate only matches itself');
+    assert.deepEqual(
+      spans(await matchesOf({ pattern: '\\uD83D', text: '😀\uD83D' })),
+      [['\uD83D', 1, 2]],
+      'a lone surrogate only matches itself',
+    );
   });
 
   it('Python and legacy spellings keep their meaning now that patterns run in Unicode mode', async () => {
@@ -71,14 +100,21 @@ describe('POST /v1/regex-extract', () => {
       ['\\u{1F600}|\\p{Lu}', 'a😀B', ['😀', 'B']],
     ];
     for (const [pattern, text, expected] of cases) {
-      assert.deepEqual((await matchesOf({ pattern, text })).map((m) => m.match), expected, pattern);
+      assert.deepEqual(
+        (await matchesOf({ pattern, text })).map((m) => m.match),
+        expected,
+        pattern,
+      );
     }
     // The same spellings are accepted with u too.
     assert.deepEqual(spans(await matchesOf({ pattern: '\\d\\-\\d{', text: '1-2{', flags: 'u' })), [['1-2{', 0, 4]]);
   });
 
   it('i and x flags and named groups work in Unicode mode (Kelvin sign folds to k, as in Python)', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: '\u212a😀', text: 'k😀 K😀', flags: 'i' })), [['k😀', 0, 2], ['K😀', 3, 5]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '\u212a😀', text: 'k😀 K😀', flags: 'i' })), [
+      ['k😀', 0, 2],
+      ['K😀', 3, 5],
+    ]);
     const [m] = await matchesOf({ pattern: '(?P<e> . ) \\- # emoji then dash', text: 'a😀-', flags: 'x' });
     assert.deepEqual([m.match, m.start, m.end, m.named_groups], ['😀-', 1, 3, { e: '😀' }]);
   });
@@ -106,37 +142,67 @@ describe('POST /v1/regex-extract', () => {
 
   it('gives null for groups that did not take part, numbered and named', async () => {
     const matches = await matchesOf({ pattern: '(?<x>a)|(?<y>b)', text: 'ab' });
-    assert.deepEqual(matches.map((m) => [m.groups, m.named_groups]), [
-      [['a', null], { x: 'a', y: null }],
-      [[null, 'b'], { x: null, y: 'b' }],
-    ]);
+    assert.deepEqual(
+      matches.map((m) => [m.groups, m.named_groups]),
+      [
+        [['a', null], { x: 'a', y: null }],
+        [[null, 'b'], { x: null, y: 'b' }],
+      ],
+    );
     const optional = await matchesOf({ pattern: '(\\d+)(px)?', text: '10 20px' });
-    assert.deepEqual(optional.map((m) => m.groups), [['10', null], ['20', 'px']]);
+    assert.deepEqual(
+      optional.map((m) => m.groups),
+      [
+        ['10', null],
+        ['20', 'px'],
+      ],
+    );
     assert.deepEqual(optional[0].named_groups, {});
   });
 
   it('accepts the Python backreference (?P=name), (?#comments) and a leading inline flag group', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: `(?P<q>['"])(?#quote)\\w+(?P=q)`, text: `say "hi" and 'yo" 'ok'` })), [['"hi"', 4, 8], ["'ok'", 18, 22]]);
-    assert.deepEqual(spans(await matchesOf({ pattern: '(?i)abc', text: 'ABC abc' })), [['ABC', 0, 3], ['abc', 4, 7]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: `(?P<q>['"])(?#quote)\\w+(?P=q)`, text: `say "hi" and 'yo" 'ok'` })), [
+      ['"hi"', 4, 8],
+      ["'ok'", 18, 22],
+    ]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '(?i)abc', text: 'ABC abc' })), [
+      ['ABC', 0, 3],
+      ['abc', 4, 7],
+    ]);
   });
 
   it('Python \\A and \\Z anchor the whole text even with the m flag; inside a class they stay letters', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: '\\A\\w|\\w\\Z', text: 'ab\ncd', flags: 'm' })), [['a', 0, 1], ['d', 4, 5]]);
-    assert.deepEqual(spans(await matchesOf({ pattern: '[\\AZ]', text: 'xAZ' })), [['A', 1, 2], ['Z', 2, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '\\A\\w|\\w\\Z', text: 'ab\ncd', flags: 'm' })), [
+      ['a', 0, 1],
+      ['d', 4, 5],
+    ]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '[\\AZ]', text: 'xAZ' })), [
+      ['A', 1, 2],
+      ['Z', 2, 3],
+    ]);
   });
 
   it('x flag strips whitespace and # comments outside classes, keeping escaped ones and class contents', async () => {
     const pattern = '(?P<area> \\d{3} )  # area code\n  -  (?P<line>\\d{4})  # line\n [ ]? \\# \\ x';
     const matches = await matchesOf({ pattern, text: 'call 555-1234 # x or 555-9876# x', flags: 'x' });
-    assert.deepEqual(matches.map((m) => [m.match, m.named_groups]), [
-      ['555-1234 # x', { area: '555', line: '1234' }],
-      ['555-9876# x', { area: '555', line: '9876' }],
-    ]);
+    assert.deepEqual(
+      matches.map((m) => [m.match, m.named_groups]),
+      [
+        ['555-1234 # x', { area: '555', line: '1234' }],
+        ['555-9876# x', { area: '555', line: '9876' }],
+      ],
+    );
   });
 
   it('flags i, m, s and u work and g is accepted', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: 'ab', text: 'AB ab', flags: 'ig' })), [['AB', 0, 2], ['ab', 3, 5]]);
-    assert.deepEqual(spans(await matchesOf({ pattern: '^\\w', text: 'a\nb', flags: 'm' })), [['a', 0, 1], ['b', 2, 3]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: 'ab', text: 'AB ab', flags: 'ig' })), [
+      ['AB', 0, 2],
+      ['ab', 3, 5],
+    ]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '^\\w', text: 'a\nb', flags: 'm' })), [
+      ['a', 0, 1],
+      ['b', 2, 3],
+    ]);
     assert.deepEqual(spans(await matchesOf({ pattern: '^\\w', text: 'a\nb', flags: '' })), [['a', 0, 1]]);
     assert.deepEqual(spans(await matchesOf({ pattern: 'a.b', text: 'a\nb', flags: 's' })), [['a\nb', 0, 3]]);
     assert.deepEqual(spans(await matchesOf({ pattern: 'a.b', text: 'a\nb' })), []);
@@ -144,8 +210,17 @@ describe('POST /v1/regex-extract', () => {
   });
 
   it('empty matches advance by one code point, as Python finditer does', async () => {
-    assert.deepEqual(spans(await matchesOf({ pattern: 'x*', text: 'a😀x' })), [['', 0, 0], ['', 1, 1], ['x', 2, 3], ['', 3, 3]]);
-    assert.deepEqual(spans(await matchesOf({ pattern: '', text: '😀😀' })), [['', 0, 0], ['', 1, 1], ['', 2, 2]]);
+    assert.deepEqual(spans(await matchesOf({ pattern: 'x*', text: 'a😀x' })), [
+      ['', 0, 0],
+      ['', 1, 1],
+      ['x', 2, 3],
+      ['', 3, 3],
+    ]);
+    assert.deepEqual(spans(await matchesOf({ pattern: '', text: '😀😀' })), [
+      ['', 0, 0],
+      ['', 1, 1],
+      ['', 2, 2],
+    ]);
   });
 
   it('a group named __proto__ is ordinary data', async () => {
@@ -210,20 +285,28 @@ describe('POST /v1/regex-extract', () => {
     for (let i = 0; i < 100 && (await extract({ pattern: 'y', text: 'xy' })).statusCode !== 200; i++);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const started = Date.now();
-    const answers = await Promise.all([1, 2, 3, 4].map(async () => {
-      const res = await extract({ pattern: '(x+x+)+y', text: 'x'.repeat(40) });
-      return { status: res.statusCode, code: res.json().code, retryAfter: res.headers['retry-after'], ms: Date.now() - started };
-    }));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map(async () => {
+        const res = await extract({ pattern: '(x+x+)+y', text: 'x'.repeat(40) });
+        return { status: res.statusCode, code: res.json().code, retryAfter: res.headers['retry-after'], ms: Date.now() - started };
+      }),
+    );
     // Three run at once (the key's share) and are stopped at 500 ms. The fourth runs once one of their
     // threads is gone, and is stopped at its 800 ms deadline (422); or, when no thread was free by then
     // (terminating a thread at nice 10 on a loaded machine can take that long: CI saw it), it never ran: 429.
     // A thread still loading when the burst came leaves a pattern waiting the same way.
     for (const a of answers) {
-      assert.ok(a.code === 'regex_timeout' ? a.status === 422 : a.status === 429 && a.code === 'rate_limited' && a.retryAfter === '1', JSON.stringify(a));
+      assert.ok(
+        a.code === 'regex_timeout' ? a.status === 422 : a.status === 429 && a.code === 'rate_limited' && a.retryAfter === '1',
+        JSON.stringify(a),
+      );
       assert.ok(a.ms < 1000, `answered after ${a.ms} ms`);
     }
     // Some ran to their time limit (how many depends on how many threads were ready on this machine).
-    assert.ok(answers.some((a) => a.status === 422), JSON.stringify(answers));
+    assert.ok(
+      answers.some((a) => a.status === 422),
+      JSON.stringify(answers),
+    );
     // The workers stop their patterns in the background (one that does not is replaced, slow under
     // tsx on a loaded host); until one is free a new request may itself be refused, so poll.
     let res = await extract({ pattern: 'y', text: 'xy' });
@@ -274,7 +357,10 @@ describe('POST /v1/regex-extract', () => {
   it('a text just over 1 MiB is refused with 422', async () => {
     const res = await extract({ pattern: 'a', text: 'a'.repeat(1_048_577) });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path), ['text']);
+    assert.deepEqual(
+      res.json().errors.map((e: { path: string }) => e.path),
+      ['text'],
+    );
   });
 
   it('1 MiB is counted in bytes of UTF-8: 716800 é (1.37 MiB) is 422, 524288 é (exactly 1 MiB) is searched', async () => {
@@ -295,7 +381,13 @@ describe('POST /v1/regex-extract', () => {
   it('422 for missing fields and wrong types', async () => {
     const res = await extract({ text: 1 });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors.map((e: { path: string }) => e.path).sort(), ['pattern', 'text']);
+    assert.deepEqual(
+      res
+        .json()
+        .errors.map((e: { path: string }) => e.path)
+        .sort(),
+      ['pattern', 'text'],
+    );
   });
 });
 
@@ -347,7 +439,10 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
     await sleep(50);
     const harmless = await post(other, { pattern: 'b', text: 'abc' });
     assert.equal(harmless.status, 200, JSON.stringify(harmless.body));
-    assert.deepEqual(harmless.body.matches?.map((m) => [m.match, m.start, m.end]), [['b', 1, 2]]);
+    assert.deepEqual(
+      harmless.body.matches?.map((m) => [m.match, m.start, m.end]),
+      [['b', 1, 2]],
+    );
     assert.ok(harmless.ms < 300, `harmless pattern answered after ${harmless.ms} ms`);
     const answers = await Promise.all(slow);
     // Three run at once (the caller's share); the other three wait for them and run when a thread is
@@ -389,14 +484,19 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
       if (a.status === 429) assert.equal(a.retryAfter, '1');
     }
     const slowest = Math.max(...answers.map((a) => a.ms));
-    console.log(`storm: ${JSON.stringify(counts)}, slowest ${slowest} ms, threads ${before} -> ${peak}, healthz ${healthLatencies.join('/')} ms`);
+    console.log(
+      `storm: ${JSON.stringify(counts)}, slowest ${slowest} ms, threads ${before} -> ${peak}, healthz ${healthLatencies.join('/')} ms`,
+    );
     // The service stops each at 800 ms; 50 answers and this client share two cores with the busy threads.
     assert.ok(slowest < 1250, `slowest answer after ${slowest} ms`);
     // Some ran to their time limit (not every one refused unseen). How many depends on how many of
     // the pool's threads were ready: those stopped by the test before are being replaced, which on a
     // loaded machine takes longer than the storm's 800 ms (CI once saw 2 and 3 where the pool keeps 4).
     assert.ok((counts['422 regex_timeout'] ?? 0) >= 1, JSON.stringify(counts));
-    assert.ok((counts['422 regex_timeout'] ?? 0) <= REGEX_POOL.maxThreads * 2, `more ran than the threads could hold: ${JSON.stringify(counts)}`);
+    assert.ok(
+      (counts['422 regex_timeout'] ?? 0) <= REGEX_POOL.maxThreads * 2,
+      `more ran than the threads could hold: ${JSON.stringify(counts)}`,
+    );
     assert.ok(Math.max(...healthLatencies) < 250, `healthz latencies ${healthLatencies.join(', ')} ms`);
     // A worker is its thread and, under tsx, its module hooks' thread; a timed-out worker is replaced
     // while it is being terminated: at most three per place. The warm workers were counted before the storm.
@@ -404,16 +504,23 @@ describe('POST /v1/regex-extract: callers share the regex threads', () => {
     await settled(keys[0]!);
   });
 
-  it('on Linux the pattern threads run behind the event loop (nice 10), the main thread at 0', { skip: process.platform !== 'linux' && 'per-thread nice values are Linux only' }, async () => {
-    const pid = service.child.pid!;
-    // /proc/<pid>/task/<tid>/stat: the nice value is field 19; the command (field 2) may hold spaces, so count from its ')'.
-    const niceOf = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
-    const byNice = new Map<number, number>();
-    for (const tid of readdirSync(`/proc/${pid}/task`)) byNice.set(niceOf(tid), (byNice.get(niceOf(tid)) ?? 0) + 1);
-    assert.equal(niceOf(String(pid)), 0);
-    assert.equal(USER_WORK_NICENESS, 10);
-    // The warm workers (each with tsx's module-hooks thread here) and nothing else run below 0.
-    assert.ok((byNice.get(10) ?? 0) >= REGEX_POOL.size, JSON.stringify([...byNice]));
-    assert.deepEqual([...byNice.keys()].sort((a, b) => a - b), [0, 10]);
-  });
+  it(
+    'on Linux the pattern threads run behind the event loop (nice 10), the main thread at 0',
+    { skip: process.platform !== 'linux' && 'per-thread nice values are Linux only' },
+    async () => {
+      const pid = service.child.pid!;
+      // /proc/<pid>/task/<tid>/stat: the nice value is field 19; the command (field 2) may hold spaces, so count from its ')'.
+      const niceOf = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+      const byNice = new Map<number, number>();
+      for (const tid of readdirSync(`/proc/${pid}/task`)) byNice.set(niceOf(tid), (byNice.get(niceOf(tid)) ?? 0) + 1);
+      assert.equal(niceOf(String(pid)), 0);
+      assert.equal(USER_WORK_NICENESS, 10);
+      // The warm workers (each with tsx's module-hooks thread here) and nothing else run below 0.
+      assert.ok((byNice.get(10) ?? 0) >= REGEX_POOL.size, JSON.stringify([...byNice]));
+      assert.deepEqual(
+        [...byNice.keys()].sort((a, b) => a - b),
+        [0, 10],
+      );
+    },
+  );
 });

@@ -54,11 +54,14 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
     const own = records.get(name);
     const rcode = failure ? RCODES[failure] : own ? RCODES.NOERROR : RCODES.NXDOMAIN;
     const answers = own && !failure ? selectAnswers(name, question.type) : [];
-    const response = (truncated: boolean) => packet.encode({
-      type: 'response', id: query.id, questions: [question],
-      flags: packet.AUTHORITATIVE_ANSWER | packet.RECURSION_DESIRED | (truncated ? packet.TRUNCATED_RESPONSE : 0) | rcode,
-      answers: truncated ? [] : answers as packet.Answer[],
-    });
+    const response = (truncated: boolean) =>
+      packet.encode({
+        type: 'response',
+        id: query.id,
+        questions: [question],
+        flags: packet.AUTHORITATIVE_ANSWER | packet.RECURSION_DESIRED | (truncated ? packet.TRUNCATED_RESPONSE : 0) | rcode,
+        answers: truncated ? [] : (answers as packet.Answer[]),
+      });
     const full = response(false);
     const opt = query.additionals?.find((a) => a.type === 'OPT') as { udpPayloadSize?: number } | undefined;
     const limit = Math.max(512, opt?.udpPayloadSize ?? 512);

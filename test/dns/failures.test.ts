@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { Writable } from 'node:stream';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
 import { startDnsServer } from './dns-server.js';
 import { useTestZone } from './zone.js';
@@ -17,7 +17,12 @@ describe('DNS upstream failures', () => {
   });
 
   it('REFUSED answers 502 upstream_error', async () => {
-    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'refused.example.test', type: 'TXT' } });
+    const res = await zone.t.app.inject({
+      method: 'POST',
+      url: '/v1/devtools/dns-lookup',
+      headers: zone.t.auth,
+      payload: { domain: 'refused.example.test', type: 'TXT' },
+    });
     assert.equal(res.statusCode, 502);
     assert.equal(res.json().code, 'upstream_error');
   });
@@ -34,14 +39,24 @@ describe('DNS upstream failures', () => {
 describe('DNS upstream failures in the log', () => {
   it('a 502 is a warning naming the reason, without a stack trace', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const dns = await startDnsServer({}, { failing: { 'servfail.example.test': 'SERVFAIL' } });
     const t = await buildTestApp({ env: { DNS_SERVERS: dns.address }, logger: { level: 'info', stream } });
     try {
       for (const url of ['/v1/lookup?domain=servfail.example.test&type=A', '/v1/lookup?domain=servfail.example.test&type=MX']) {
         assert.equal((await t.app.inject({ method: 'GET', url, headers: t.auth })).statusCode, 502);
       }
-      const res = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'servfail.example.test', type: 'TXT' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/devtools/dns-lookup',
+        headers: t.auth,
+        payload: { domain: 'servfail.example.test', type: 'TXT' },
+      });
       assert.equal(res.statusCode, 502);
     } finally {
       await t.close();
@@ -92,21 +107,33 @@ describe('DNS server unreachable or silent', () => {
 });
 
 describe('DNS upstreams that are slow or lose a datagram', () => {
-  const zone = { 'fast.example.test': [{ type: 'A', data: '192.0.2.1' }], 'slow.example.test': [{ type: 'A', data: '192.0.2.2' }], 'lossy.example.test': [{ type: 'A', data: '192.0.2.3' }] };
+  const zone = {
+    'fast.example.test': [{ type: 'A', data: '192.0.2.1' }],
+    'slow.example.test': [{ type: 'A', data: '192.0.2.2' }],
+    'lossy.example.test': [{ type: 'A', data: '192.0.2.3' }],
+  };
 
   it('an upstream answering after 3.5 s, once fast answers came before, is answered (the budget is 5 s)', async () => {
     const dns = await startDnsServer(zone, { delayMs: { 'slow.example.test': 3500 } });
     const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
     try {
       for (let i = 0; i < 3; i++) {
-        const fast = await t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: t.auth, payload: { domain: 'fast.example.test', type: i === 0 ? 'A' : i === 1 ? 'AAAA' : 'MX' } });
+        const fast = await t.app.inject({
+          method: 'POST',
+          url: '/v1/devtools/dns-lookup',
+          headers: t.auth,
+          payload: { domain: 'fast.example.test', type: i === 0 ? 'A' : i === 1 ? 'AAAA' : 'MX' },
+        });
         assert.equal(fast.statusCode, 200);
       }
       const started = Date.now();
       const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=slow.example.test&type=A', headers: t.auth });
       const took = Date.now() - started;
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().records.map((r: { address: string }) => r.address), ['192.0.2.2']);
+      assert.deepEqual(
+        res.json().records.map((r: { address: string }) => r.address),
+        ['192.0.2.2'],
+      );
       assert.ok(took >= 3400 && took < 4900, `took ${took} ms`);
     } finally {
       await t.close();
@@ -122,9 +149,15 @@ describe('DNS upstreams that are slow or lose a datagram', () => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=lossy.example.test&type=A', headers: t.auth });
       const took = Date.now() - started;
       assert.equal(res.statusCode, 200, res.body);
-      assert.deepEqual(res.json().records.map((r: { address: string }) => r.address), ['192.0.2.3']);
+      assert.deepEqual(
+        res.json().records.map((r: { address: string }) => r.address),
+        ['192.0.2.3'],
+      );
       assert.ok(took >= 1400 && took < 3000, `took ${took} ms`);
-      assert.deepEqual(dns.queries.filter((q) => q.name === 'lossy.example.test').map((q) => q.type), ['dropped', 'A']);
+      assert.deepEqual(
+        dns.queries.filter((q) => q.name === 'lossy.example.test').map((q) => q.type),
+        ['dropped', 'A'],
+      );
     } finally {
       await t.close();
       await dns.close();
@@ -133,9 +166,12 @@ describe('DNS upstreams that are slow or lose a datagram', () => {
 });
 
 describe('DNS: an SPF include that never answers', () => {
-  it('is reported as include_failed with the domain\'s own record (200 before the 5 s lookup limit), as a SERVFAIL include is', async () => {
+  it("is reported as include_failed with the domain's own record (200 before the 5 s lookup limit), as a SERVFAIL include is", async () => {
     const dns = await startDnsServer(
-      { 'silentinc.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 include:never.test -all' }], 'never.test': [{ type: 'TXT', data: 'v=spf1 -all' }] },
+      {
+        'silentinc.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 include:never.test -all' }],
+        'never.test': [{ type: 'TXT', data: 'v=spf1 -all' }],
+      },
       { delayMs: { 'never.test': 20_000 } },
     );
     const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });

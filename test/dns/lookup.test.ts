@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { useTestZone } from './zone.js';
 
 describe('DNS lookup against a local test server', () => {
@@ -20,8 +20,13 @@ describe('DNS lookup against a local test server', () => {
     assert.equal(body.domain, 'example.test');
     assert.equal(body.type, 'A');
     assert.equal(typeof body.elapsed_ms, 'number');
-    assert.deepEqual(body.records.sort((a: { address: string }, b: { address: string }) => a.address.localeCompare(b.address)),
-      [{ address: '192.0.2.1', ttl: 300 }, { address: '192.0.2.2', ttl: 120 }]);
+    assert.deepEqual(
+      body.records.sort((a: { address: string }, b: { address: string }) => a.address.localeCompare(b.address)),
+      [
+        { address: '192.0.2.1', ttl: 300 },
+        { address: '192.0.2.2', ttl: 120 },
+      ],
+    );
   });
 
   it('AAAA records carry their TTLs', async () => {
@@ -39,8 +44,13 @@ describe('DNS lookup against a local test server', () => {
 
   it('MX', async () => {
     const mx = await records('domain=example.test&type=MX');
-    assert.deepEqual(mx.sort((a, b) => (a as { priority: number }).priority - (b as { priority: number }).priority),
-      [{ exchange: 'mx1.example.test', priority: 10 }, { exchange: 'mx2.example.test', priority: 20 }]);
+    assert.deepEqual(
+      mx.sort((a, b) => (a as { priority: number }).priority - (b as { priority: number }).priority),
+      [
+        { exchange: 'mx1.example.test', priority: 10 },
+        { exchange: 'mx2.example.test', priority: 20 },
+      ],
+    );
   });
 
   it('MX: a null MX (RFC 7505) names the root, "."', async () => {
@@ -53,11 +63,20 @@ describe('DNS lookup against a local test server', () => {
 
   it('A: a TTL with the top bit set is 0 (RFC 2181 §8); 2^31-1 is kept', async () => {
     const found = (await records('domain=bigttl.test&type=A')) as { address: string; ttl: number }[];
-    assert.deepEqual(found.sort((a, b) => a.address.localeCompare(b.address)), [{ address: '192.0.2.7', ttl: 0 }, { address: '192.0.2.8', ttl: 2147483647 }]);
+    assert.deepEqual(
+      found.sort((a, b) => a.address.localeCompare(b.address)),
+      [
+        { address: '192.0.2.7', ttl: 0 },
+        { address: '192.0.2.8', ttl: 2147483647 },
+      ],
+    );
   });
 
   it('NS', async () => {
-    assert.deepEqual((await records('domain=example.test&type=NS')).map((r) => (r as { value: string }).value).sort(), ['ns1.example.test', 'ns2.example.test']);
+    assert.deepEqual((await records('domain=example.test&type=NS')).map((r) => (r as { value: string }).value).sort(), [
+      'ns1.example.test',
+      'ns2.example.test',
+    ]);
   });
 
   it('TXT joins a record split into several strings', async () => {
@@ -74,21 +93,34 @@ describe('DNS lookup against a local test server', () => {
   });
 
   it('SOA', async () => {
-    assert.deepEqual(await records('domain=example.test&type=SOA'), [{
-      nsname: 'ns1.example.test', hostmaster: 'hostmaster.example.test', serial: 2026112201, refresh: 7200, retry: 3600, expire: 1209600, minttl: 300,
-    }]);
+    assert.deepEqual(await records('domain=example.test&type=SOA'), [
+      {
+        nsname: 'ns1.example.test',
+        hostmaster: 'hostmaster.example.test',
+        serial: 2026112201,
+        refresh: 7200,
+        retry: 3600,
+        expire: 1209600,
+        minttl: 300,
+      },
+    ]);
   });
 
   it('SRV', async () => {
-    assert.deepEqual(await records('domain=_sip._tcp.example.test&type=SRV'), [{ name: 'sip.example.test', port: 5060, priority: 10, weight: 60 }]);
+    assert.deepEqual(await records('domain=_sip._tcp.example.test&type=SRV'), [
+      { name: 'sip.example.test', port: 5060, priority: 10, weight: 60 },
+    ]);
   });
 
   it('CAA with the issuer-critical flag', async () => {
     const caa = await records('domain=example.test&type=CAA');
-    assert.deepEqual(caa.sort((a, b) => (a as { tag: string }).tag.localeCompare((b as { tag: string }).tag)), [
-      { critical: true, tag: 'iodef', value: 'mailto:security@example.test' },
-      { critical: false, tag: 'issue', value: 'letsencrypt.org' },
-    ]);
+    assert.deepEqual(
+      caa.sort((a, b) => (a as { tag: string }).tag.localeCompare((b as { tag: string }).tag)),
+      [
+        { critical: true, tag: 'iodef', value: 'mailto:security@example.test' },
+        { critical: false, tag: 'issue', value: 'letsencrypt.org' },
+      ],
+    );
   });
 
   it('CAA with a tag named "critical" keeps its tag and value', async () => {
@@ -114,7 +146,10 @@ describe('DNS lookup against a local test server', () => {
     const a = await records('domain=big.example.test&type=A');
     assert.equal(a.length, 120);
     const asked = zone.dns.queries.filter((q) => q.name === 'big.example.test');
-    assert.deepEqual(asked.map((q) => q.transport), ['udp', 'tcp']);
+    assert.deepEqual(
+      asked.map((q) => q.transport),
+      ['udp', 'tcp'],
+    );
   });
 
   it('NXDOMAIN answers 200 with no records', async () => {
@@ -142,7 +177,12 @@ describe('DNS lookup against a local test server', () => {
 
   it('GET /v1/lookup and POST /v1/devtools/dns-lookup give the same result', async () => {
     const viaGet = (await get('domain=example.test&type=MX')).json();
-    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'example.test', type: 'MX' } });
+    const res = await zone.t.app.inject({
+      method: 'POST',
+      url: '/v1/devtools/dns-lookup',
+      headers: zone.t.auth,
+      payload: { domain: 'example.test', type: 'MX' },
+    });
     assert.equal(res.statusCode, 200);
     const viaPost = res.json();
     delete viaGet.elapsed_ms;
@@ -188,7 +228,12 @@ describe('DNS lookup against a local test server', () => {
   });
 
   it('selector is ignored for types other than DKIM', async () => {
-    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' } });
+    const res = await zone.t.app.inject({
+      method: 'POST',
+      url: '/v1/devtools/dns-lookup',
+      headers: zone.t.auth,
+      payload: { domain: 'example.test', type: 'AAAA', selector: 'not checked here' },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().records, [{ address: '2001:db8::1', ttl: 600 }]);
   });

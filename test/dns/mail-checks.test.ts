@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { useTestZone } from './zone.js';
 
 interface Warning {
@@ -19,22 +19,26 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
   it('SPF: the v=spf1 record with its mechanisms parsed', async () => {
     const body = await lookup('domain=example.test&type=spf');
     assert.equal(body.type, 'SPF');
-    assert.deepEqual(body.records, [{
-      value: 'v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 a mx include:_spf.example.net redirect=_spf.example.org ~all',
-      mechanisms: [
-        { qualifier: '+', mechanism: 'ip4', value: '192.0.2.0/24' },
-        { qualifier: '+', mechanism: 'ip6', value: '2001:db8::/32' },
-        { qualifier: '+', mechanism: 'a', value: null },
-        { qualifier: '+', mechanism: 'mx', value: null },
-        { qualifier: '+', mechanism: 'include', value: '_spf.example.net' },
-        { qualifier: null, mechanism: 'redirect', value: '_spf.example.org' },
-        { qualifier: '~', mechanism: 'all', value: null },
-      ],
-      // redirect= next to all is ignored (RFC 7208 §6.1): a, mx, include, and the include's include and its a.
-      lookup_count: 5,
-      valid: true,
-      warnings: [{ code: 'redirect_ignored', message: '"redirect=_spf.example.org" is never followed: the record has "all" (RFC 7208 §6.1).' }],
-    }]);
+    assert.deepEqual(body.records, [
+      {
+        value: 'v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 a mx include:_spf.example.net redirect=_spf.example.org ~all',
+        mechanisms: [
+          { qualifier: '+', mechanism: 'ip4', value: '192.0.2.0/24' },
+          { qualifier: '+', mechanism: 'ip6', value: '2001:db8::/32' },
+          { qualifier: '+', mechanism: 'a', value: null },
+          { qualifier: '+', mechanism: 'mx', value: null },
+          { qualifier: '+', mechanism: 'include', value: '_spf.example.net' },
+          { qualifier: null, mechanism: 'redirect', value: '_spf.example.org' },
+          { qualifier: '~', mechanism: 'all', value: null },
+        ],
+        // redirect= next to all is ignored (RFC 7208 §6.1): a, mx, include, and the include's include and its a.
+        lookup_count: 5,
+        valid: true,
+        warnings: [
+          { code: 'redirect_ignored', message: '"redirect=_spf.example.org" is never followed: the record has "all" (RFC 7208 §6.1).' },
+        ],
+      },
+    ]);
   });
 
   it('SPF: a redirect= in a record with all is neither followed nor counted', async () => {
@@ -89,11 +93,24 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'terms_after_all']);
   });
 
-  it('SPF: arguments outside RFC 7208\'s grammar make the record invalid (permerror): bad addresses, prefix lengths, a domain-less a:, all with an argument, a second redirect', async () => {
+  it("SPF: arguments outside RFC 7208's grammar make the record invalid (permerror): bad addresses, prefix lengths, a domain-less a:, all with an argument, a second redirect", async () => {
     const [record] = (await lookup('domain=badsyntaxspf.test&type=SPF')).records;
     assert.equal(record.valid, false);
-    assert.deepEqual(codes(record), ['invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'invalid_term', 'redirect_ignored']);
-    assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /999\.1\.1\.1.*zz.*\/33.*\/129.*needs a domain.*\/33.*more than once.*takes no argument/);
+    assert.deepEqual(codes(record), [
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'invalid_term',
+      'redirect_ignored',
+    ]);
+    assert.match(
+      record.warnings.map((w: { message: string }) => w.message).join(' '),
+      /999\.1\.1\.1.*zz.*\/33.*\/129.*needs a domain.*\/33.*more than once.*takes no argument/,
+    );
     const [good] = (await lookup('domain=goodsyntaxspf.test&type=SPF')).records;
     assert.deepEqual([good.valid, good.warnings], [true, []]);
   });
@@ -108,7 +125,13 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     assert.equal(records.length, 1);
     const [record] = records;
     assert.deepEqual([record.policy, record.subdomain_policy, record.valid], ['reject', 'none', true]);
-    assert.deepEqual(codes(record), ['invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value', 'invalid_tag_value']);
+    assert.deepEqual(codes(record), [
+      'invalid_tag_value',
+      'invalid_tag_value',
+      'invalid_tag_value',
+      'invalid_tag_value',
+      'invalid_tag_value',
+    ]);
     assert.match(record.warnings.map((w: { message: string }) => w.message).join(' '), /adkim=x.*aspf=q.*fo=9.*rf=foo.*ri=abc/);
   });
 
@@ -121,7 +144,11 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
     // The quadratic pattern took 1.5 s here; parts take a few milliseconds (the answer comes over TCP).
     assert.ok(ms < 500, `${ms.toFixed(0)} ms`);
     const [ok] = (await lookup('domain=dupcase.test&type=DMARC')).records;
-    assert.equal(ok.warnings.some((w: { message: string }) => /^rf=/.test(w.message)), false, 'rf=afrf is still accepted');
+    assert.equal(
+      ok.warnings.some((w: { message: string }) => /^rf=/.test(w.message)),
+      false,
+      'rf=afrf is still accepted',
+    );
   });
 
   it('DMARC: a repeated tag, in the same case or another, makes the record invalid (first value used)', async () => {
@@ -143,14 +170,16 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
 
   it('DMARC: tags parsed and the policy named', async () => {
     const body = await lookup('domain=example.test&type=DMARC');
-    assert.deepEqual(body.records, [{
-      value: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@example.test; pct=100; adkim=s',
-      tags: { v: 'DMARC1', p: 'reject', sp: 'quarantine', rua: 'mailto:dmarc@example.test', pct: '100', adkim: 's' },
-      policy: 'reject',
-      subdomain_policy: 'quarantine',
-      valid: true,
-      warnings: [],
-    }]);
+    assert.deepEqual(body.records, [
+      {
+        value: 'v=DMARC1; p=reject; sp=quarantine; rua=mailto:dmarc@example.test; pct=100; adkim=s',
+        tags: { v: 'DMARC1', p: 'reject', sp: 'quarantine', rua: 'mailto:dmarc@example.test', pct: '100', adkim: 's' },
+        policy: 'reject',
+        subdomain_policy: 'quarantine',
+        valid: true,
+        warnings: [],
+      },
+    ]);
   });
 
   it('DMARC: a record without a policy is flagged and tag names stay plain data', async () => {
@@ -182,11 +211,22 @@ describe('mail checks: SPF, DMARC, DKIM', () => {
 
   it('DKIM without a selector tries the common ones', async () => {
     const { records } = await lookup('domain=example.test&type=DKIM');
-    assert.deepEqual(records.map((r: { selector: string; key_bits: number }) => [r.selector, r.key_bits]), [['google', 2048], ['selector1', 2048]]);
+    assert.deepEqual(
+      records.map((r: { selector: string; key_bits: number }) => [r.selector, r.key_bits]),
+      [
+        ['google', 2048],
+        ['selector1', 2048],
+      ],
+    );
   });
 
   it('DKIM without a selector when no common selector exists answers 200 with no records', async () => {
-    const res = await zone.t.app.inject({ method: 'POST', url: '/v1/devtools/dns-lookup', headers: zone.t.auth, payload: { domain: 'nodkim.test', type: 'DKIM' } });
+    const res = await zone.t.app.inject({
+      method: 'POST',
+      url: '/v1/devtools/dns-lookup',
+      headers: zone.t.auth,
+      payload: { domain: 'nodkim.test', type: 'DKIM' },
+    });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json().records, []);
   });

@@ -50,7 +50,10 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       assert.equal(next.res.statusCode, 200, next.res.body);
       assert.deepEqual(next.addresses, ['192.0.2.2']);
       assert.ok(next.took < 700, `second query took ${next.took} ms`);
-      assert.deepEqual(a.queries.map((q) => q.name), ['missing.example.test']);
+      assert.deepEqual(
+        a.queries.map((q) => q.name),
+        ['missing.example.test'],
+      );
     });
 
     it('when the preferred server dies and the first comes back, queries still succeed by the resend, then start on the first', async () => {
@@ -65,7 +68,10 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       assert.equal(next.res.statusCode, 200, next.res.body);
       assert.deepEqual(next.addresses, ['192.0.2.4']);
       assert.ok(next.took < 700, `took ${next.took} ms`);
-      assert.deepEqual(b.queries.filter((q) => q.name === 'four.example.test'), []);
+      assert.deepEqual(
+        b.queries.filter((q) => q.name === 'four.example.test'),
+        [],
+      );
     });
   });
 
@@ -80,17 +86,25 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       const callers = await Promise.all(Array.from({ length: 12 }, () => t.newKey()));
       const lookupAll = (prefix: string) => {
         const started = performance.now();
-        return Array.from({ length: count }, (_, i) => t.app.inject({
-          method: 'GET', url: `/v1/lookup?domain=${prefix}${i}.flood.test&type=A`, headers: { 'x-api-key': callers[i % callers.length]!.secret },
-        })
-          .then((res) => ({ res, took: performance.now() - started })));
+        return Array.from({ length: count }, (_, i) =>
+          t.app
+            .inject({
+              method: 'GET',
+              url: `/v1/lookup?domain=${prefix}${i}.flood.test&type=A`,
+              headers: { 'x-api-key': callers[i % callers.length]!.secret },
+            })
+            .then((res) => ({ res, took: performance.now() - started })),
+        );
       };
       try {
         const silent = lookupAll('s');
         // Each resolver sends one datagram; none gives up before 5 s, so by 4.5 s every one started is still working.
         await sleep(4500);
         const sent = dns.queries.length;
-        assert.ok(sent <= MAX_RESOLVERS && sent >= MAX_RESOLVERS / 2, `${sent} datagrams for ${count} queries (a first try and a resend each)`);
+        assert.ok(
+          sent <= MAX_RESOLVERS && sent >= MAX_RESOLVERS / 2,
+          `${sent} datagrams for ${count} queries (a first try and a resend each)`,
+        );
 
         for (const { res, took } of await Promise.all(silent)) {
           assert.equal(res.statusCode, 504, res.body);
@@ -114,18 +128,26 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
     it('a name one caller queued behind its own share is answered at once for another caller who asks the same', async () => {
       const slowNames = ['slow-a.test', 'slow-b.test'];
       // 44 DKIM names answer after 6 s: one caller runs 32 of them, and its next queries wait.
-      const delayMs = Object.fromEntries(slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])));
+      const delayMs = Object.fromEntries(
+        slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])),
+      );
       const dns = await startDnsServer({ 'fast.test': [{ type: 'MX', data: { preference: 10, exchange: 'mx.fast.test' } }] }, { delayMs });
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
       const other = await t.newKey();
       try {
-        const flood = slowNames.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }));
+        const flood = slowNames.map((domain) =>
+          t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }),
+        );
         await sleep(100);
         // The flooding caller asks fast.test too: its query waits behind its own share.
         const queued = t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=MX', headers: t.auth });
         await sleep(50);
         const started = performance.now();
-        const mine = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=MX', headers: { 'x-api-key': other.secret } });
+        const mine = await t.app.inject({
+          method: 'GET',
+          url: '/v1/lookup?domain=fast.test&type=MX',
+          headers: { 'x-api-key': other.secret },
+        });
         const took = performance.now() - started;
         assert.equal(mine.statusCode, 200, mine.body);
         assert.deepEqual(mine.json().records, [{ exchange: 'mx.fast.test', priority: 10 }]);
@@ -139,7 +161,7 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       }
     });
 
-    it('the queries of a lookup end with it: SPF includes asked late (reported include_failed) do not hold the caller\'s turns', async () => {
+    it("the queries of a lookup end with it: SPF includes asked late (reported include_failed) do not hold the caller's turns", async () => {
       const domains = ['spf-a.test', 'spf-b.test', 'spf-c.test', 'spf-d.test'];
       const zone: Record<string, { type: string; data: unknown }[]> = { 'fast.test': [{ type: 'A', data: '192.0.2.9' }] };
       const delayMs: Record<string, number> = {};
@@ -156,7 +178,9 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       const dns = await startDnsServer(zone, { delayMs });
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
       try {
-        const lookups = await Promise.all(domains.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=SPF`, headers: t.auth })));
+        const lookups = await Promise.all(
+          domains.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=SPF`, headers: t.auth })),
+        );
         // Each record came at 4.7 s, past the time its includes had (they end 0.5 s before the lookup's 5 s).
         for (const res of lookups) {
           assert.equal(res.statusCode, 200, res.body);
@@ -174,7 +198,7 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
       }
     });
 
-    it('a caller joining a query asked late in another\'s lookup keeps its own 5 s, not that lookup\'s last moments', async () => {
+    it("a caller joining a query asked late in another's lookup keeps its own 5 s, not that lookup's last moments", async () => {
       const zone = {
         'late.test': [{ type: 'TXT', data: 'v=spf1 include:shared.test -all' }],
         'shared.test': [{ type: 'TXT', data: 'v=spf1 ip4:192.0.2.1 -all' }],
@@ -189,7 +213,11 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
         while (!dns.queries.some((q) => q.name === 'shared.test')) await sleep(5);
         await sleep(100);
         const started = performance.now();
-        const mine = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=shared.test&type=TXT', headers: { 'x-api-key': other.secret } });
+        const mine = await t.app.inject({
+          method: 'GET',
+          url: '/v1/lookup?domain=shared.test&type=TXT',
+          headers: { 'x-api-key': other.secret },
+        });
         const took = performance.now() - started;
         assert.equal(mine.statusCode, 200, `${mine.statusCode} after ${Math.round(took)} ms: ${mine.body}`);
         assert.deepEqual(mine.json().records, [{ value: 'v=spf1 ip4:192.0.2.1 -all' }]);
@@ -209,24 +237,38 @@ describe('DNS upstreams that die or are flooded', { concurrency: true }, () => {
     it('one caller flooding slow names holds at most its share of the turns: another caller is answered at once', async () => {
       const slowNames = Array.from({ length: 6 }, (_, i) => `slow${i}.test`);
       // Every DKIM name under the slow domains answers after 6 s (past the 5 s budget); fast.test at once.
-      const delayMs = Object.fromEntries(slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])));
+      const delayMs = Object.fromEntries(
+        slowNames.flatMap((domain) => COMMON_DKIM_SELECTORS.map((selector) => [`${selector}._domainkey.${domain}`, 6000])),
+      );
       const options: DnsServerOptions = { delayMs };
       const dns = await startDnsServer({ 'fast.test': [{ type: 'A', data: '192.0.2.9' }] }, options);
       const t = await buildTestApp({ env: { DNS_SERVERS: dns.address } });
       const other = await t.newKey();
       try {
-        const slowLookups = slowNames.map((domain) => t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }));
+        const slowLookups = slowNames.map((domain) =>
+          t.app.inject({ method: 'GET', url: `/v1/lookup?domain=${domain}&type=DKIM`, headers: t.auth }),
+        );
         // DKIM without a selector asks 22 names per domain: 132 queries, more than all the turns.
         await sleep(200);
         const seenBefore = dns.queries.length;
-        assert.ok(seenBefore <= MAX_QUERIES_PER_CALLER * 2, `${seenBefore} datagrams from one caller (its share: ${MAX_QUERIES_PER_CALLER} queries)`);
+        assert.ok(
+          seenBefore <= MAX_QUERIES_PER_CALLER * 2,
+          `${seenBefore} datagrams from one caller (its share: ${MAX_QUERIES_PER_CALLER} queries)`,
+        );
         assert.ok(seenBefore >= MAX_QUERIES_PER_CALLER, `${seenBefore} datagrams: the caller should have its full share running`);
 
         const started = performance.now();
-        const fast = await t.app.inject({ method: 'GET', url: '/v1/lookup?domain=fast.test&type=A', headers: { 'x-api-key': other.secret } });
+        const fast = await t.app.inject({
+          method: 'GET',
+          url: '/v1/lookup?domain=fast.test&type=A',
+          headers: { 'x-api-key': other.secret },
+        });
         const took = performance.now() - started;
         assert.equal(fast.statusCode, 200, fast.body);
-        assert.deepEqual(fast.json().records.map((r: { address: string }) => r.address), ['192.0.2.9']);
+        assert.deepEqual(
+          fast.json().records.map((r: { address: string }) => r.address),
+          ['192.0.2.9'],
+        );
         assert.ok(took < 1000, `the other caller waited ${took} ms`);
 
         for (const res of await Promise.all(slowLookups)) assert.equal(res.statusCode, 504, res.body);

@@ -16,7 +16,15 @@ export function buildZone(): Record<string, ZoneRecord[]> {
   zone['2024a._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024) }];
   zone['weak._domainkey.example.test'] = [{ type: 'TXT', data: dkim(512) }];
   // v= present but not first (RFC 6376 §3.6.1: it must be).
-  zone['late._domainkey.example.test'] = [{ type: 'TXT', data: dkim(1024).join('').replace('v=DKIM1; k=rsa; ', 'k=rsa; v=DKIM1; ').match(/.{1,200}/g)! }];
+  zone['late._domainkey.example.test'] = [
+    {
+      type: 'TXT',
+      data: dkim(1024)
+        .join('')
+        .replace('v=DKIM1; k=rsa; ', 'k=rsa; v=DKIM1; ')
+        .match(/.{1,200}/g)!,
+    },
+  ];
   zone['ed._domainkey.example.test'] = [{ type: 'TXT', data: `v=DKIM1; k=ed25519; p=${randomBytes(32).toString('base64')}` }];
   zone['selector1._domainkey.example.test'] = [{ type: 'TXT', data: dkim(2048) }];
   // UTF-8 text, one character split across two character-strings, and bytes that are not UTF-8 (Latin-1 é).

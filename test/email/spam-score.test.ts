@@ -40,7 +40,9 @@ describe('POST /v1/email/form-spam-score', () => {
     assert.ok(reason, res.body);
     assert.equal(reason.detail, `"${'x' + '\u{1F600}'.repeat(60)}" is not an e-mail address`);
     const long = 'y' + '\u{1F600}'.repeat(120);
-    const clipped = (await score({ message: 'hello there', email: long })).json().reasons.find((r: { rule: string }) => r.rule === 'invalid_email');
+    const clipped = (await score({ message: 'hello there', email: long }))
+      .json()
+      .reasons.find((r: { rule: string }) => r.rule === 'invalid_email');
     assert.equal(clipped.detail, `"${'y' + '\u{1F600}'.repeat(99)}" is not an e-mail address`);
   });
 
@@ -54,7 +56,8 @@ describe('POST /v1/email/form-spam-score', () => {
       name: 'Best SEO http://seo.example',
       email: 'winner@mailinator.com',
       subject: 'CHEAP BACKLINKS GUARANTEED',
-      message: 'DEAR FRIEND!!!! BUY NOW cheap backlinks, first page of google: http://a.example http://b.example [url=http://c.example]click here[/url]',
+      message:
+        'DEAR FRIEND!!!! BUY NOW cheap backlinks, first page of google: http://a.example http://b.example [url=http://c.example]click here[/url]',
       honeypot: 'http://bot.example',
       time_to_submit_ms: 900,
       user_agent: 'python-requests/2.31',
@@ -62,10 +65,21 @@ describe('POST /v1/email/form-spam-score', () => {
     const body = res.json();
     assert.equal(body.score, 100);
     assert.equal(body.is_spam, true);
-    assert.deepEqual(body.reasons.map((r: { rule: string }) => r.rule), [
-      'honeypot', 'submitted_too_fast', 'link_density', 'markup_links', 'spam_phrases', 'disposable_email', 'link_in_name',
-      'excessive_caps', 'excessive_punctuation', 'bot_user_agent',
-    ]);
+    assert.deepEqual(
+      body.reasons.map((r: { rule: string }) => r.rule),
+      [
+        'honeypot',
+        'submitted_too_fast',
+        'link_density',
+        'markup_links',
+        'spam_phrases',
+        'disposable_email',
+        'link_in_name',
+        'excessive_caps',
+        'excessive_punctuation',
+        'bot_user_agent',
+      ],
+    );
     assert.equal(body.reasons.find((r: { rule: string }) => r.rule === 'spam_phrases').weight, 40);
   });
 
@@ -75,27 +89,80 @@ describe('POST /v1/email/form-spam-score', () => {
       ['honeypot', 60, { honeypot: '   ' }, /honeypot/],
       ['honeypot', 60, { honeypot: '\n' }, /honeypot/],
       ['submitted_too_fast', 30, { time_to_submit_ms: 1200 }, /1200 ms/],
-      ['link_density', 25, { message: 'Hello there, please look at https://a.example/1 and https://b.example/2 and www.c.example today, thank you very much for reading all of it' }, /3 link/],
+      [
+        'link_density',
+        25,
+        {
+          message:
+            'Hello there, please look at https://a.example/1 and https://b.example/2 and www.c.example today, thank you very much for reading all of it',
+        },
+        /3 link/,
+      ],
       ['link_density', 25, { message: 'Look: https://a.example/page' }, /1 link\(s\) in 2 word/],
-      ['markup_links', 20, { message: 'Hello, a question about <a href="https://x.example">your product</a> and its pricing for teams' }, /HTML or BBCode/],
-      ['spam_phrases', 10, { message: 'Hello, I offer seo services for your company website, reply if you are interested in that.' }, /seo services/],
-      ['spam_phrases', 20, { subject: 'Work from home', message: 'Hello, I can help with weight loss, reply if you are interested in that offer please.' }, /weight loss, work from home/],
+      [
+        'markup_links',
+        20,
+        { message: 'Hello, a question about <a href="https://x.example">your product</a> and its pricing for teams' },
+        /HTML or BBCode/,
+      ],
+      [
+        'spam_phrases',
+        10,
+        { message: 'Hello, I offer seo services for your company website, reply if you are interested in that.' },
+        /seo services/,
+      ],
+      [
+        'spam_phrases',
+        20,
+        { subject: 'Work from home', message: 'Hello, I can help with weight loss, reply if you are interested in that offer please.' },
+        /weight loss, work from home/,
+      ],
       ['disposable_email', 25, { email: 'someone@yopmail.com' }, /yopmail\.com/],
       ['disposable_email', 25, { email: 'someone@inbox.mailinator.com' }, /mailinator\.com/],
       ['invalid_email', 15, { email: 'not-an-address' }, /not an e-mail/],
       ['link_in_name', 20, { name: 'Ana www.shop.example' }, /name/],
-      ['zero_width_characters', 20, { message: 'Hello, I would like a fr\u200Bee quote for the annual plan for ten people in our team.' }, /1 invisible/],
-      ['mixed_scripts', 20, { message: 'Hello, I would like a quote for the annual plan, p\u0430yment by card, for ten people.' }, /mixes scripts/],
+      [
+        'zero_width_characters',
+        20,
+        { message: 'Hello, I would like a fr\u200Bee quote for the annual plan for ten people in our team.' },
+        /1 invisible/,
+      ],
+      [
+        'mixed_scripts',
+        20,
+        { message: 'Hello, I would like a quote for the annual plan, p\u0430yment by card, for ten people.' },
+        /mixes scripts/,
+      ],
       ['excessive_caps', 10, { message: 'HELLO I WOULD LIKE A QUOTE FOR THE ANNUAL PLAN FOR TEN PEOPLE' }, /capitals/],
       ['excessive_punctuation', 5, { message: 'Hello, could you send me the pricing for the annual plan please????' }, /runs of/],
       ['bot_user_agent', 15, { user_agent: 'curl/8.5.0' }, /curl/],
       ['bot_user_agent', 15, { user_agent: '' }, /user agent ""/],
       ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)' }, /bingbot/],
       ['bot_user_agent', 15, { user_agent: 'Googlebot/2.1' }, /Googlebot/],
-      ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)' }, /GPTBot/],
-      ['bot_user_agent', 15, { user_agent: 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)' }, /Slurp/],
-      ['bot_user_agent', 15, { user_agent: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' }, /facebookexternalhit/],
-      ['zero_width_characters', 20, { message: 'Hello, I would like a quote for the annual plan via pay\u200Cpal for ten people in our team.' }, /1 invisible/],
+      [
+        'bot_user_agent',
+        15,
+        { user_agent: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.0; +https://openai.com/gptbot)' },
+        /GPTBot/,
+      ],
+      [
+        'bot_user_agent',
+        15,
+        { user_agent: 'Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)' },
+        /Slurp/,
+      ],
+      [
+        'bot_user_agent',
+        15,
+        { user_agent: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)' },
+        /facebookexternalhit/,
+      ],
+      [
+        'zero_width_characters',
+        20,
+        { message: 'Hello, I would like a quote for the annual plan via pay\u200Cpal for ten people in our team.' },
+        /1 invisible/,
+      ],
       ['empty_message', 10, { message: ' hi ' }, /empty/],
     ];
     for (const [rule, weight, change, detail] of cases) {
@@ -134,7 +201,10 @@ describe('POST /v1/email/form-spam-score', () => {
   });
 
   it('phrases match whole words only ("cheapest" is not "cheap", "winners" is not "winner")', async () => {
-    const res = await score({ ...honest, message: 'Which is the cheapest plan? Our winners team would like to know, thanks for your help.' });
+    const res = await score({
+      ...honest,
+      message: 'Which is the cheapest plan? Our winners team would like to know, thanks for your help.',
+    });
     assert.deepEqual(res.json().reasons, []);
   });
 

@@ -41,7 +41,10 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
   it('missing required field and unknown field are listed one entry per field', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: json, payload: { extra: true } });
     assert.equal(res.statusCode, 422);
-    const paths = res.json().errors.map((e: { path: string }) => e.path).sort();
+    const paths = res
+      .json()
+      .errors.map((e: { path: string }) => e.path)
+      .sort();
     assert.deepEqual(paths, ['count', 'extra']);
   });
 
@@ -60,10 +63,18 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
     for (const payload of ['', ' \n']) {
       const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: json, payload });
       assert.equal(res.statusCode, 400, JSON.stringify(payload));
-      assert.deepEqual(res.json(), { code: 'invalid_json', detail: 'The request body is empty but declared as JSON; send a JSON object (with count).' });
+      assert.deepEqual(res.json(), {
+        code: 'invalid_json',
+        detail: 'The request body is empty but declared as JSON; send a JSON object (with count).',
+      });
     }
     // Only a failure of the body itself is about the empty body: a bad path parameter stays a 422.
-    const params = await t.app.inject({ method: 'DELETE', url: `/v1/admin/keys/${'k'.repeat(300)}`, headers: { ...json, 'x-admin-token': ADMIN_TOKEN }, payload: '' });
+    const params = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/admin/keys/${'k'.repeat(300)}`,
+      headers: { ...json, 'x-admin-token': ADMIN_TOKEN },
+      payload: '',
+    });
     assert.equal(params.statusCode, 422, params.body);
     // Without a body at all (no content type), the fields are checked as usual.
     const none = await t.app.inject({ method: 'POST', url: '/test/typed' });
@@ -73,11 +84,24 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
 
   it('a JSON body with a content coding (gzip, br) → 415 naming it, not a 400 for the compressed bytes', async () => {
     for (const coding of ['gzip', 'br', 'deflate']) {
-      const res = await t.app.inject({ method: 'POST', url: '/test/typed', headers: { ...json, 'content-encoding': coding }, payload: '{"count":1}' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/test/typed',
+        headers: { ...json, 'content-encoding': coding },
+        payload: '{"count":1}',
+      });
       assert.equal(res.statusCode, 415, coding);
-      assert.deepEqual(res.json(), { code: 'unsupported_media_type', detail: `Content-Encoding "${coding}" is not supported: send the JSON body uncompressed.` });
+      assert.deepEqual(res.json(), {
+        code: 'unsupported_media_type',
+        detail: `Content-Encoding "${coding}" is not supported: send the JSON body uncompressed.`,
+      });
     }
-    const identity = await t.app.inject({ method: 'POST', url: '/test/typed', headers: { ...json, 'content-encoding': 'identity' }, payload: '{"count":1}' });
+    const identity = await t.app.inject({
+      method: 'POST',
+      url: '/test/typed',
+      headers: { ...json, 'content-encoding': 'identity' },
+      payload: '{"count":1}',
+    });
     assert.equal(identity.statusCode, 200);
   });
 
@@ -106,14 +130,21 @@ describe('bad input never produces a 5xx and always has detail + code', () => {
     const base = await listenOnLoopback(t.app);
     const { port } = new URL(base);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/test/echo',
-        headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) } });
+      const req = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/test/echo',
+        headers: { 'content-type': 'application/json', 'content-length': String(100 * 1024 * 1024) },
+      });
       req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
         req.destroy();
       });
-      req.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(err)));
+      req.on('error', (err) =>
+        (err as NodeJS.ErrnoException).code === 'ECONNRESET' || (err as NodeJS.ErrnoException).code === 'EPIPE' ? undefined : reject(err),
+      );
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       let sent = 0;
       const pump = () => {

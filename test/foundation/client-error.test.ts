@@ -40,7 +40,10 @@ describe('requests the HTTP parser refuses', () => {
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8');
     assert.match(answer.headers['x-request-id'], /^\S+$/);
     assert.equal(answer.headers.connection, 'close');
-    assert.deepEqual(answer.body, { detail: 'The request is not valid HTTP/1.1 (request line or headers malformed).', code: 'bad_request' });
+    assert.deepEqual(answer.body, {
+      detail: 'The request is not valid HTTP/1.1 (request line or headers malformed).',
+      code: 'bad_request',
+    });
   });
 
   it('a header line without a colon → 400 bad_request', async () => {
@@ -59,7 +62,9 @@ describe('requests the HTTP parser refuses', () => {
   it('garbage after a request whose answer is already streaming closes the connection instead of writing into that answer', async () => {
     const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`),
+      );
       let text = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => {
@@ -79,9 +84,13 @@ describe('requests the HTTP parser refuses', () => {
 
   it('garbage behind a pipelined request still waiting for its answer closes the connection instead of writing into the stream before it', async () => {
     const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
-    const mock = (await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { body: 'late', delay_ms: 5000 } })).json().mock.mock_id;
+    const mock = (
+      await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { body: 'late', delay_ms: 5000 } })
+    ).json().mock.mock_id;
     const raw = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () => socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`));
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(`GET /v1/bins/${bin}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${t.apiKey}\r\n\r\n`),
+      );
       let text = '';
       socket.setEncoding('utf8');
       socket.on('data', (chunk: string) => {

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
 const ORIGIN = 'https://app.example';
-const EXPOSED = 'X-Request-Id, X-Credits-Limit, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
+const EXPOSED =
+  'X-Request-Id, X-Credits-Limit, X-Credits-Remaining, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After';
 
 describe('CORS for browser clients', () => {
   let t: TestApp;
@@ -68,7 +69,10 @@ describe('CORS for browser clients', () => {
 
   it('the catch and mock paths keep capturing and serving OPTIONS themselves', async () => {
     const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
-    const res = await fetch(`${base}/v1/catch/${bin}`, { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST' } });
+    const res = await fetch(`${base}/v1/catch/${bin}`, {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST' },
+    });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { bin_id: string }).bin_id, bin);
     const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${bin}/requests`, headers: t.auth })).json();

@@ -29,11 +29,16 @@ describe('credits', () => {
   let t: TestApp;
   before(async () => {
     // 2026-11-30T23:59:00Z: one minute before the monthly reset.
-    t = await buildTestApp({ env: { PLANS_FILE: PLANS }, clock: createClock(Date.UTC(2026, 10, 30, 23, 59)), extraRoutes: registerProbeRoutes });
+    t = await buildTestApp({
+      env: { PLANS_FILE: PLANS },
+      clock: createClock(Date.UTC(2026, 10, 30, 23, 59)),
+      extraRoutes: registerProbeRoutes,
+    });
   });
   after(() => t.close());
 
-  const call = (key: string, url = '/test/metered') => t.app.inject({ method: 'POST', url, headers: { ...json, 'x-api-key': key }, payload: {} });
+  const call = (key: string, url = '/test/metered') =>
+    t.app.inject({ method: 'POST', url, headers: { ...json, 'x-api-key': key }, payload: {} });
 
   it('a successful metered call costs 1 credit and says what is left', async () => {
     const { secret } = await t.newKey('tiny');
@@ -52,7 +57,12 @@ describe('credits', () => {
     const res = await call(secret, '/test/metered-fails');
     assert.equal(res.statusCode, 422);
     assert.equal(res.headers['x-credits-remaining'], '3');
-    const bad = await t.app.inject({ method: 'POST', url: '/test/metered', headers: { 'content-type': 'application/json', 'x-api-key': secret }, payload: '{' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/test/metered',
+      headers: { 'content-type': 'application/json', 'x-api-key': secret },
+      payload: '{',
+    });
     assert.equal(bad.statusCode, 400);
     const account = await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': secret } });
     assert.equal(account.json().credits.used, 0);
@@ -164,9 +174,16 @@ describe('rate limits', () => {
   });
 
   it('PUBLIC_AREAS opens an area to anonymous callers, rate-limited by IP and never charged', async () => {
-    const t = await buildTestApp({ env: { PUBLIC_AREAS: 'devtools', PLANS_FILE: plansFile({ default_plan: 'slow', plans: { slow: { monthly_credits: 0, rate_limit_per_minute: 2 } } }) }, extraRoutes: registerProbeRoutes });
+    const t = await buildTestApp({
+      env: {
+        PUBLIC_AREAS: 'devtools',
+        PLANS_FILE: plansFile({ default_plan: 'slow', plans: { slow: { monthly_credits: 0, rate_limit_per_minute: 2 } } }),
+      },
+      extraRoutes: registerProbeRoutes,
+    });
     try {
-      const anonymous = () => t.app.inject({ method: 'POST', url: '/test/metered', headers: json, payload: {}, remoteAddress: '203.0.113.7' });
+      const anonymous = () =>
+        t.app.inject({ method: 'POST', url: '/test/metered', headers: json, payload: {}, remoteAddress: '203.0.113.7' });
       assert.equal((await anonymous()).statusCode, 200);
       assert.equal((await anonymous()).statusCode, 200);
       assert.equal((await anonymous()).json().code, 'rate_limited');

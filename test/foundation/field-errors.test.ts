@@ -39,8 +39,13 @@ describe('validation errors: one entry per field', () => {
   it('a mock-data option failing twice is reported once', async () => {
     const res = await post('/v1/mock-data', { fields: [{ name: 'd', type: 'date', options: { from: '2020-02-30' } }], rows: 1 });
     assert.equal(res.statusCode, 422);
-    assert.deepEqual(res.json().errors, [{ path: 'fields[0].options.from', message: 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time' }]);
-    assert.equal(res.json().detail, 'Invalid options for type "date": fields[0].options.from must be a date (YYYY-MM-DD) or an RFC 3339 date-time.');
+    assert.deepEqual(res.json().errors, [
+      { path: 'fields[0].options.from', message: 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time' },
+    ]);
+    assert.equal(
+      res.json().detail,
+      'Invalid options for type "date": fields[0].options.from must be a date (YYYY-MM-DD) or an RFC 3339 date-time.',
+    );
   });
 });
 
@@ -51,18 +56,26 @@ describe('json-schema-validate: failures inside a draft meta-schema', () => {
   });
   after(() => t.close());
 
-  it('are described from the meta-schema\'s keyword values', async () => {
+  it("are described from the meta-schema's keyword values", async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/json-schema-validate', headers: t.auth,
+      method: 'POST',
+      url: '/v1/json-schema-validate',
+      headers: t.auth,
       payload: { data: { type: 'strin' }, schema: { $ref: 'http://json-schema.org/draft-07/schema#' } },
     });
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.equal(body.valid, false);
-    assert.deepEqual(body.errors.map((e: { error: string; schema_path: string }) => [e.error, e.schema_path]), [
-      ['value at ["type"] must match at least one schema in anyOf', 'http://json-schema.org/draft-07/schema#/properties/type/anyOf'],
-      ['value at ["type"] must be one of ["array","boolean","integer","null","number","object","string"]', 'http://json-schema.org/draft-07/schema#/definitions/simpleTypes/enum'],
-      ['value at ["type"] must be array', 'http://json-schema.org/draft-07/schema#/properties/type/anyOf/1/type'],
-    ]);
+    assert.deepEqual(
+      body.errors.map((e: { error: string; schema_path: string }) => [e.error, e.schema_path]),
+      [
+        ['value at ["type"] must match at least one schema in anyOf', 'http://json-schema.org/draft-07/schema#/properties/type/anyOf'],
+        [
+          'value at ["type"] must be one of ["array","boolean","integer","null","number","object","string"]',
+          'http://json-schema.org/draft-07/schema#/definitions/simpleTypes/enum',
+        ],
+        ['value at ["type"] must be array', 'http://json-schema.org/draft-07/schema#/properties/type/anyOf/1/type'],
+      ],
+    );
   });
 });

@@ -18,8 +18,18 @@ it('ids: a sequenced id is req_ + the number in 6 base62 digits + 22 random ones
 it('ids: sequenceOfId refuses every other text (older ids, other prefixes, lengths, characters, numbers past 32 bits)', () => {
   const random = 'x'.repeat(22);
   for (const other of [
-    newTimeOrderedId('req_', Date.now()), newId('req_'), `bin_000001${random}`, `req_000001${random}x`, `req_000001${random.slice(1)}`,
-    `req_00000-${random}`, `req_000001${random.slice(1)}_`, `req_zzzzzz${random}`, `req_4gfFC4${random}`, '', 'req_',
-  ]) assert.equal(sequenceOfId('req_', other), null, other);
+    newTimeOrderedId('req_', Date.now()),
+    newId('req_'),
+    `bin_000001${random}`,
+    `req_000001${random}x`,
+    `req_000001${random.slice(1)}`,
+    `req_00000-${random}`,
+    `req_000001${random.slice(1)}_`,
+    `req_zzzzzz${random}`,
+    `req_4gfFC4${random}`,
+    '',
+    'req_',
+  ])
+    assert.equal(sequenceOfId('req_', other), null, other);
   assert.equal(sequenceOfId('req_', `req_00000z${random}`), BASE62.indexOf('z'));
 });

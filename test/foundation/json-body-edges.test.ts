@@ -4,14 +4,23 @@ import { after, before, describe, it } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
 /** POST raw bytes over a real socket; status and parsed body. */
-function postBytes(base: string, path: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+function postBytes(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
-    });
+    const req = http.request(
+      `${base}${path}`,
+      { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(body.length) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -29,7 +38,12 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
   /** The same request over a socket and through inject(). */
   const both = async (path: string, body: Buffer) => {
     const wire = await postBytes(base, path, t.auth, body);
-    const injected = await t.app.inject({ method: 'POST', url: path, headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });
+    const injected = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: body,
+    });
     return { wire, injected: { status: injected.statusCode, body: injected.json() as Record<string, unknown> } };
   };
 
@@ -42,7 +56,12 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
       assert.match(String(answer.body.detail), /not valid UTF-8/);
     }
     // A route outside the tools reads bodies the same way.
-    const bins = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...t.auth, 'content-type': 'application/json' }, payload: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    const bins = await t.app.inject({
+      method: 'POST',
+      url: '/v1/bins',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+    });
     assert.equal(bins.statusCode, 400);
     assert.equal(bins.json().code, 'invalid_json');
     // Valid multi-byte UTF-8 is fine.
@@ -79,7 +98,12 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
     };
     const timed = async (body: Buffer) => {
       const started = performance.now();
-      const res = await t.app.inject({ method: 'POST', url: '/v1/email/form-spam-score', headers: { ...t.auth, 'content-type': 'application/json' }, payload: body });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/email/form-spam-score',
+        headers: { ...t.auth, 'content-type': 'application/json' },
+        payload: body,
+      });
       assert.equal(res.statusCode, 422, res.body.slice(0, 200)); // x is not a field: the body was read and checked
       return performance.now() - started;
     };
@@ -100,7 +124,7 @@ describe('JSON bodies at the edges: encoding, numbers beyond a double, overlong 
     }
   });
 
-  it('an overlong id is an unknown one: 404 with a key, 401 without (never the router\'s 400)', async () => {
+  it("an overlong id is an unknown one: 404 with a key, 401 without (never the router's 400)", async () => {
     const long = `bin_${'a'.repeat(300)}`;
     for (const path of [`/v1/bins/${long}`, `/v1/bins/${long}/requests`]) {
       const res = await t.app.inject({ method: 'GET', url: path, headers: t.auth });

@@ -3,7 +3,16 @@ import { describe, it } from 'node:test';
 import { ANNOUNCEMENT_WAIT_MS, withKeyCache } from '../../src/auth/key-cache.js';
 import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type PubSub } from '../../src/storage/types.js';
 
-const record: ApiKeyRecord = { id: 'key_1', digest: 'd1', hint: 'dk_…abcd', name: 'k', plan: 'free', marketplaceHost: null, createdAt: 0, revokedAt: null };
+const record: ApiKeyRecord = {
+  id: 'key_1',
+  digest: 'd1',
+  hint: 'dk_…abcd',
+  name: 'k',
+  plan: 'free',
+  marketplaceHost: null,
+  createdAt: 0,
+  revokedAt: null,
+};
 
 /** A key store that announces each change on `pubsub` after `delayMs` (never, with Infinity). */
 function storeAnnouncingAfter(delayMs: number) {
@@ -47,7 +56,7 @@ describe('key cache: a change answers once its announcement is heard', () => {
     await cached.close();
   });
 
-  it('an announcement arriving before the change\'s own reply counts too; a rotation waits the same way', async () => {
+  it("an announcement arriving before the change's own reply counts too; a rotation waits the same way", async () => {
     const { keys, pubsub } = storeAnnouncingAfter(0);
     const cached = await withKeyCache(keys, Date.now, pubsub);
     const started = Date.now();

@@ -143,7 +143,12 @@ describe('API keys', () => {
       assert.equal(res.statusCode, 422, marketplace_host);
       assert.equal(res.json().errors[0].path, 'marketplace_host');
     }
-    const ok = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { marketplace_host: 'proxy.example:8443' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/keys',
+      headers: admin,
+      payload: { marketplace_host: 'proxy.example:8443' },
+    });
     assert.equal(ok.statusCode, 201);
   });
 
@@ -156,7 +161,12 @@ describe('API keys', () => {
   });
 
   it('marketplace keys authenticate only through their bound host', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/v1/admin/keys', headers: admin, payload: { marketplace_host: 'Devutil.Market.Example' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/keys',
+      headers: admin,
+      payload: { marketplace_host: 'Devutil.Market.Example' },
+    });
     const secret = created.json().api_key;
     assert.equal(created.json().key.marketplace_host, 'devutil.market.example');
     const ok = await account({ 'x-marketplace-key': secret, 'x-marketplace-host': 'devutil.market.example' });
@@ -191,10 +201,13 @@ describe('key storage', () => {
     assert.equal(record.digest, digestSecret(secret));
     assert.equal((await store.keys.findKeyByDigest(digestSecret(secret)))?.id, record.id);
     await store.close();
-    const bytes = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    const bytes = readdirSync(dir)
+      .map((f) => readFileSync(join(dir, f)).toString('latin1'))
+      .join('');
     assert.ok(bytes.includes(record.digest));
     // Not the secret, nor any 6 characters in a row of its random part (a hint once stored `dk_` and the first 4).
-    for (let i = 3; i + 6 <= secret.length; i++) assert.ok(!bytes.includes(secret.slice(i, i + 6)), `"${secret.slice(i, i + 6)}" of the secret is on disk`);
+    for (let i = 3; i + 6 <= secret.length; i++)
+      assert.ok(!bytes.includes(secret.slice(i, i + 6)), `"${secret.slice(i, i + 6)}" of the secret is on disk`);
     assert.ok(!bytes.includes(secret.slice(0, 7)), 'the start of the secret is nowhere on disk');
   });
 
@@ -204,7 +217,10 @@ describe('key storage', () => {
     for (const migration of MIGRATIONS.slice(0, 3)) old.exec(migration);
     old.pragma('user_version = 3');
     const secret = generateApiKey();
-    old.prepare('INSERT INTO api_keys (id, digest, hint, name, plan, marketplace_host, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    old
+      .prepare(
+        'INSERT INTO api_keys (id, digest, hint, name, plan, marketplace_host, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run('key_old', digestSecret(secret), `${secret.slice(0, 7)}…`, 'old', 'free', null, 0, null);
     old.close();
     const store = createSqliteStore({ dataDir: dir });

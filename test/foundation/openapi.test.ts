@@ -5,13 +5,24 @@ import { ERROR_CATALOGUE } from '../../src/errors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 type Operation = {
-  responses?: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }>; headers?: Record<string, { $ref?: string }> }>;
-  requestBody?: unknown; summary?: string; description?: string; operationId?: string; security?: Array<Record<string, unknown>>;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }>; headers?: Record<string, { $ref?: string }> }
+  >;
+  requestBody?: unknown;
+  summary?: string;
+  description?: string;
+  operationId?: string;
+  security?: Array<Record<string, unknown>>;
 };
 
 describe('OpenAPI document', () => {
   let t: TestApp;
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { headers: Record<string, { schema: { type: string } }> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { headers: Record<string, { schema: { type: string } }> };
+  };
   before(async () => {
     t = await buildTestApp();
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
@@ -20,7 +31,8 @@ describe('OpenAPI document', () => {
   });
   after(() => t.close());
 
-  const operations = () => Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
 
   it('is OpenAPI 3.1 and needs no key', () => {
     assert.equal(doc.openapi, '3.1.0');
@@ -38,7 +50,8 @@ describe('OpenAPI document', () => {
     const expressible = new Set(['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'PATCH']);
     for (const { method, url } of t.app.routeTable) {
       // Not operations of the API: the document itself, its browsable reference, CORS preflights.
-      if (!expressible.has(method) || url === '/openapi.json' || url.startsWith('/docs') || (method === 'OPTIONS' && url === '/*')) continue;
+      if (!expressible.has(method) || url === '/openapi.json' || url.startsWith('/docs') || (method === 'OPTIONS' && url === '/*'))
+        continue;
       const openapiPath = url.replace(/\/\*$/, '').replace(/:([A-Za-z_]+)/g, '{$1}');
       assert.ok(documented.has(`${method} ${openapiPath}`), `${method} ${url} is missing from /openapi.json`);
     }
@@ -68,10 +81,18 @@ describe('OpenAPI document', () => {
   it('every response lists the headers it carries', () => {
     const refs = (op: Operation, status: string) => Object.keys(op.responses?.[status]?.headers ?? {});
     for (const { path, method, op } of operations()) {
-      for (const status of Object.keys(op.responses ?? {})) assert.ok(refs(op, status).includes('X-Request-Id'), `${method} ${path} ${status}`);
+      for (const status of Object.keys(op.responses ?? {}))
+        assert.ok(refs(op, status).includes('X-Request-Id'), `${method} ${path} ${status}`);
     }
     const sort = doc.paths['/v1/array-ops'].post;
-    assert.deepEqual(refs(sort, '200'), ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Credits-Limit', 'X-Credits-Remaining']);
+    assert.deepEqual(refs(sort, '200'), [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'X-Credits-Limit',
+      'X-Credits-Remaining',
+    ]);
     assert.ok(refs(sort, '429').includes('Retry-After'));
     // A DELETE takes no body, but one sent anyway is read: its refusals are documented.
     for (const status of ['400', '413', '415']) assert.ok(doc.paths['/v1/bins/{bin_id}'].delete.responses?.[status], status);
@@ -81,7 +102,8 @@ describe('OpenAPI document', () => {
     for (const name of ['X-Request-Id', 'X-Credits-Remaining', 'Retry-After']) assert.ok(doc.components.headers[name]?.schema.type, name);
     // Public routes too list the answers any request can get before routing.
     for (const path of ['/healthz', '/v1/catch/{bin_id}', '/v1/mock/{mock_id}']) {
-      for (const [method, op] of Object.entries(doc.paths[path])) assert.ok(op.responses?.['408'] && op.responses['431'], `${method} ${path}`);
+      for (const [method, op] of Object.entries(doc.paths[path]))
+        assert.ok(op.responses?.['408'] && op.responses['431'], `${method} ${path}`);
     }
     // Successes are described by their status's name where the route gives no description.
     assert.equal((doc.paths['/v1/bins'].post.responses?.['201'] as { description?: string }).description, 'Created');
@@ -105,18 +127,27 @@ describe('OpenAPI document', () => {
       assert.deepEqual(op.responses!['503']!.content!['application/json']!.schema!.properties!.code!.enum, ['storage_unavailable'], path);
     }
     const params = (doc.paths['/v1/catch/{bin_id}/{sub_path}']!.get as { parameters: Array<{ name: string; in: string }> }).parameters;
-    assert.deepEqual(params.map((p) => `${p.in}:${p.name}`), ['path:bin_id', 'path:sub_path']);
+    assert.deepEqual(
+      params.map((p) => `${p.in}:${p.name}`),
+      ['path:bin_id', 'path:sub_path'],
+    );
   });
 
   it('the json-transform 400 documents the JMESPath error fields of CONTRACT §3.2', () => {
-    const schema = doc.paths['/v1/json-transform']!.post!.responses!['400']!.content!['application/json']!.schema as { properties: Record<string, unknown> };
-    for (const field of ['detail', 'code', 'error', 'error_type', 'expression', 'position']) assert.ok(Object.hasOwn(schema.properties, field), field);
+    const schema = doc.paths['/v1/json-transform']!.post!.responses!['400']!.content!['application/json']!.schema as {
+      properties: Record<string, unknown>;
+    };
+    for (const field of ['detail', 'code', 'error', 'error_type', 'expression', 'position'])
+      assert.ok(Object.hasOwn(schema.properties, field), field);
   });
 
   it('every operation has a summary and a success response', () => {
     for (const { path, method, op } of operations()) {
       assert.ok(op.summary || op.description, `${method} ${path} has no summary`);
-      assert.ok(Object.keys(op.responses ?? {}).some((s) => /^2/.test(s)), `${method} ${path} documents no 2xx response`);
+      assert.ok(
+        Object.keys(op.responses ?? {}).some((s) => /^2/.test(s)),
+        `${method} ${path} documents no 2xx response`,
+      );
     }
   });
 

@@ -24,15 +24,21 @@ describe('operations', () => {
       assert.match(res.body, /^devutil_http_request_duration_seconds_bucket\{le="0.005",route="\/healthz"\} [01]$/m);
       assert.ok(lines.includes('devutil_credits_spent_total{area="devtools"} 1'), res.body);
       // Each family is typed once, as Prometheus requires.
-      assert.deepEqual(lines.filter((l) => l.startsWith('# TYPE')), [
-        '# TYPE devutil_http_requests_total counter',
-        '# TYPE devutil_http_request_duration_seconds histogram',
-        '# TYPE devutil_credits_spent_total counter',
-      ]);
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith('# TYPE')),
+        [
+          '# TYPE devutil_http_requests_total counter',
+          '# TYPE devutil_http_request_duration_seconds histogram',
+          '# TYPE devutil_credits_spent_total counter',
+        ],
+      );
       // The OpenAPI document says so: text for the 200, JSON for its errors (as for the live stream's).
       const paths = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json().paths;
       const types = (responses: Record<string, { content?: object }>, status: string) => Object.keys(responses[status]!.content ?? {});
-      assert.deepEqual([types(paths['/metrics'].get.responses, '200'), types(paths['/metrics'].get.responses, '401')], [['text/plain'], ['application/json']]);
+      assert.deepEqual(
+        [types(paths['/metrics'].get.responses, '200'), types(paths['/metrics'].get.responses, '401')],
+        [['text/plain'], ['application/json']],
+      );
       const stream = paths['/v1/bins/{bin_id}/stream'].get.responses;
       assert.deepEqual([types(stream, '200'), types(stream, '404')], [['text/event-stream'], ['application/json']]);
     } finally {
@@ -54,14 +60,24 @@ describe('operations', () => {
 
   it('logs are JSON lines with the request id and never carry a key or a body', async () => {
     const lines: string[] = [];
-    const stream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const config = loadConfig({ ADMIN_TOKEN });
     const store = createSqliteStore({ dataDir: ':memory:' });
     const app = await buildApp({ config, store, logger: { level: 'info', stream } });
     registerProbeRoutes(app);
     await app.ready();
     const secretBody = 'body-secret-7f3a';
-    await app.inject({ method: 'POST', url: '/test/echo', headers: { 'content-type': 'application/json', 'x-api-key': 'dk_0123456789abcdefghijABCDEFGHIJ', 'x-request-id': 'trace-42' }, payload: { secretBody } });
+    await app.inject({
+      method: 'POST',
+      url: '/test/echo',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'dk_0123456789abcdefghijABCDEFGHIJ', 'x-request-id': 'trace-42' },
+      payload: { secretBody },
+    });
     await app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': 'dk_0123456789abcdefghijABCDEFGHIJ' } });
     await app.close();
     await store.close();

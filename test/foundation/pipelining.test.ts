@@ -49,8 +49,18 @@ describe('answers over real sockets', () => {
     });
     const answers = await Promise.all(exchanges);
     answers.forEach((got, c) => {
-      assert.deepEqual([...got.matchAll(/x-request-id: (\S+)/g)].map((m) => m[1]), [`c${c}-r0`, `c${c}-r1`, `c${c}-r2`]);
-      assert.deepEqual([...got.matchAll(/\{"result":(\[[^\]]*\])/g)].map((m) => JSON.parse(m[1]!)), [[0, c], [1, c], [2, c]]);
+      assert.deepEqual(
+        [...got.matchAll(/x-request-id: (\S+)/g)].map((m) => m[1]),
+        [`c${c}-r0`, `c${c}-r1`, `c${c}-r2`],
+      );
+      assert.deepEqual(
+        [...got.matchAll(/\{"result":(\[[^\]]*\])/g)].map((m) => JSON.parse(m[1]!)),
+        [
+          [0, c],
+          [1, c],
+          [2, c],
+        ],
+      );
     });
   });
 
@@ -67,7 +77,11 @@ describe('answers over real sockets', () => {
   });
 
   it('Connection: close gets its answer, then the server closes the connection', async () => {
-    const raw = await exchange(port, post(t.apiKey, 'close-1', JSON.stringify({ operation: 'reverse', arrays: [[1, 2]] }), 'Connection: close\r\n'), () => false);
+    const raw = await exchange(
+      port,
+      post(t.apiKey, 'close-1', JSON.stringify({ operation: 'reverse', arrays: [[1, 2]] }), 'Connection: close\r\n'),
+      () => false,
+    );
     assert.match(raw, /^HTTP\/1\.1 200 /);
     assert.match(raw, /connection: close/i);
     assert.match(raw, /\{"result":\[2,1\]/);

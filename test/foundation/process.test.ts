@@ -23,9 +23,14 @@ function cli(args: string[], env: Record<string, string>) {
   return spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 90_000 });
 }
 
-async function serve(env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; output: () => string; url: string }> {
+async function serve(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ child: ChildProcess; output: () => string; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, ...CLI, 'serve'], { env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env } });
+  const child = spawn(process.execPath, [...nodeArgs, ...CLI, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env },
+  });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
@@ -43,7 +48,7 @@ async function serve(env: Record<string, string>, nodeArgs: string[] = []): Prom
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 describe('the process', () => {
-  it('first start prints the owner\'s key (plan unlimited) once, then the web app\'s sign-in link; SIGTERM exits 0; a restart keeps the key', async () => {
+  it("first start prints the owner's key (plan unlimited) once, then the web app's sign-in link; SIGTERM exits 0; a restart keeps the key", async () => {
     const DATA_DIR = mkdtempSync(join(tmpdir(), 'devutil-serve-'));
     const first = await serve({ DATA_DIR, HOST: '127.0.0.1' });
     const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(first.output())?.[1];
@@ -51,7 +56,12 @@ describe('the process', () => {
     assert.ok(first.output().includes(`API key: ${key}\nWeb app: ${first.url}/#key=${key}\n`), first.output());
     const account = await fetch(`${first.url}/v1/account`, { headers: { 'x-api-key': key } });
     assert.equal(account.status, 200);
-    const owner = (await account.json()) as { plan: string; name: string; rate_limit_per_minute: number | null; credits: { limit: number | null } };
+    const owner = (await account.json()) as {
+      plan: string;
+      name: string;
+      rate_limit_per_minute: number | null;
+      credits: { limit: number | null };
+    };
     assert.deepEqual([owner.plan, owner.name, owner.rate_limit_per_minute, owner.credits.limit], ['unlimited', 'bootstrap', null, null]);
     first.child.kill('SIGTERM');
     assert.equal(await exited(first.child), 0);
@@ -63,7 +73,7 @@ describe('the process', () => {
     assert.equal(await exited(second.child), 0);
   });
 
-  it('BOOTSTRAP_PLAN names the first key\'s plan; with UI=false no web app line is printed', async () => {
+  it("BOOTSTRAP_PLAN names the first key's plan; with UI=false no web app line is printed", async () => {
     const service = await serve({ DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-bootstrap-')), BOOTSTRAP_PLAN: 'free', UI: 'false' });
     try {
       const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(service.output())?.[1];
@@ -96,17 +106,27 @@ describe('the process', () => {
     assert.ok(!/ERR_WORKER_INVALID_EXEC_ARGV/.test(service.output()), service.output());
   });
 
-  it('SIGTERM to `npm start` reaches the service (npm\'s shell execs node), which shuts down and stops listening', async () => {
+  it("SIGTERM to `npm start` reaches the service (npm's shell execs node), which shuts down and stops listening", async () => {
     const port = await freePort();
     const child = spawn('npm', ['start'], {
-      env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-npm-start-')) },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'info',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-npm-start-')),
+      },
       detached: true,
     });
     let out = '';
     child.stdout!.on('data', (c) => (out += c));
     child.stderr!.on('data', (c) => (out += c));
     const url = `http://127.0.0.1:${port}`;
-    const up = async () => (await fetch(`${url}/healthz`).then((r) => r.ok, () => false));
+    const up = async () =>
+      await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     try {
       for (let i = 0; i < 300 && !(await up()); i++) await new Promise((r) => setTimeout(r, 100));
       assert.ok(await up(), out);
@@ -131,16 +151,20 @@ describe('the process', () => {
     const service = await serve({ DATA_DIR });
     const key = /^API key: (dk_[0-9A-Za-z]{32})$/m.exec(service.output())?.[1];
     const created = await fetch(`${service.url}/v1/mocks`, {
-      method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body: JSON.stringify({ delay_ms: 1500, body: 'late' }),
+      method: 'POST',
+      headers: { 'x-api-key': key!, 'content-type': 'application/json' },
+      body: JSON.stringify({ delay_ms: 1500, body: 'late' }),
     });
     const { mock } = (await created.json()) as { mock: { mock_id: string } };
     const agent = new http.Agent({ keepAlive: true });
     const answered = new Promise<{ status: number; body: string; at: number }>((resolve, reject) => {
-      http.get(`${service.url}/v1/mock/${mock.mock_id}`, { agent }, (res) => {
-        let body = '';
-        res.on('data', (c) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, at: Date.now() }));
-      }).on('error', reject);
+      http
+        .get(`${service.url}/v1/mock/${mock.mock_id}`, { agent }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, at: Date.now() }));
+        })
+        .on('error', reject);
     });
     await new Promise((r) => setTimeout(r, 300));
     service.child.kill('SIGTERM');
@@ -162,7 +186,10 @@ describe('the process', () => {
     const id = /key_id: (key_\w+)/.exec(created.stdout)![1];
     assert.match(created.stdout, /plan: pro/);
     const listed = cli(['keys', 'list'], env);
-    assert.match(listed.stdout, new RegExp(`${id}\\tsha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}…\\tpro\\tactive\\tlaptop`));
+    assert.match(
+      listed.stdout,
+      new RegExp(`${id}\\tsha256:${createHash('sha256').update(secret).digest('hex').slice(0, 12)}…\\tpro\\tactive\\tlaptop`),
+    );
     assert.ok(!listed.stdout.includes(secret));
     const rotated = cli(['keys', 'rotate', id], env);
     assert.equal(rotated.status, 0);

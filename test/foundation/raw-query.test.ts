@@ -8,7 +8,8 @@ import { bytes, CRLF, exchange } from '../helpers/raw-http.js';
 
 const QUERY_DETAIL =
   "The query string must be percent-encoded: use curl -G --data-urlencode 'city=Zürich' URL (it held a raw non-ASCII byte, which HTTP does not allow in a request line).";
-const PATH_DETAIL = 'The path must be percent-encoded (e.g. /Z%C3%BCrich for /Zürich): it held a raw non-ASCII byte, which HTTP does not allow in a request line.';
+const PATH_DETAIL =
+  'The path must be percent-encoded (e.g. /Z%C3%BCrich for /Zürich): it held a raw non-ASCII byte, which HTTP does not allow in a request line.';
 
 /** Status line, headers and JSON body of a raw answer. */
 function parse(raw: Buffer): { status: string; headers: Record<string, string>; body: unknown } {
@@ -49,25 +50,35 @@ describe('a raw (not percent-encoded) UTF-8 request target', () => {
 
   it('other malformed request lines keep the generic answer', async () => {
     const answer = parse(await exchange(port, bytes(`GET /v1/catch/${binId}?a b HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}${CRLF}`)));
-    assert.deepEqual(answer.body, { detail: 'The request is not valid HTTP/1.1 (request line or headers malformed).', code: 'bad_request' });
+    assert.deepEqual(answer.body, {
+      detail: 'The request is not valid HTTP/1.1 (request line or headers malformed).',
+      code: 'bad_request',
+    });
   });
 
-  it('curl: the raw URL gets that 400; curl -G --data-urlencode is captured, its query stored as sent', { skip: curlMissing() }, async () => {
-    const raw = await runClientAsync('curl', ['-s', '-w', '\n%{http_code}', `${base}/v1/catch/${binId}?city=Zürich`]);
-    assert.equal(raw.status, 0, raw.stderr);
-    const [body, status] = raw.stdout.split('\n');
-    assert.equal(status, '400');
-    assert.deepEqual(JSON.parse(body!), { detail: QUERY_DETAIL, code: 'bad_request' });
+  it(
+    'curl: the raw URL gets that 400; curl -G --data-urlencode is captured, its query stored as sent',
+    { skip: curlMissing() },
+    async () => {
+      const raw = await runClientAsync('curl', ['-s', '-w', '\n%{http_code}', `${base}/v1/catch/${binId}?city=Zürich`]);
+      assert.equal(raw.status, 0, raw.stderr);
+      const [body, status] = raw.stdout.split('\n');
+      assert.equal(status, '400');
+      assert.deepEqual(JSON.parse(body!), { detail: QUERY_DETAIL, code: 'bad_request' });
 
-    const encoded = await runClientAsync('curl', ['-s', '-G', '--data-urlencode', 'city=Zürich', `${base}/v1/catch/${binId}`]);
-    assert.equal(encoded.status, 0, encoded.stderr);
-    const requestId = JSON.parse(encoded.stdout).request_id;
-    const detail = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${requestId}`, headers: t.auth });
-    assert.equal(detail.json().request.query_string, 'city=Z%c3%bcrich');
-  });
+      const encoded = await runClientAsync('curl', ['-s', '-G', '--data-urlencode', 'city=Zürich', `${base}/v1/catch/${binId}`]);
+      assert.equal(encoded.status, 0, encoded.stderr);
+      const requestId = JSON.parse(encoded.stdout).request_id;
+      const detail = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${requestId}`, headers: t.auth });
+      assert.equal(detail.json().request.query_string, 'city=Z%c3%bcrich');
+    },
+  );
 
   it('the catch description documents it', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    assert.match(doc.paths['/v1/catch/{bin_id}'].post.description, /raw \(not percent-encoded\) non-ASCII bytes[\s\S]*400 `bad_request` saying to percent-encode it[\s\S]*curl -G --data-urlencode 'city=Zürich'/);
+    assert.match(
+      doc.paths['/v1/catch/{bin_id}'].post.description,
+      /raw \(not percent-encoded\) non-ASCII bytes[\s\S]*400 `bad_request` saying to percent-encode it[\s\S]*curl -G --data-urlencode 'city=Zürich'/,
+    );
   });
 });

@@ -7,20 +7,31 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 
-const DEDUPE = { operation: 'deduplicate', arrays: [[3, 1, 3], [2, 1]] };
+const DEDUPE = {
+  operation: 'deduplicate',
+  arrays: [
+    [3, 1, 3],
+    [2, 1],
+  ],
+};
 const DEDUPED = { result: [3, 1, 2], operation: 'deduplicate', count: 3 };
 
 /** Send raw bytes (optionally in timed pieces) and collect everything the server writes until it closes or `until` matches. */
-function exchange(port: number, pieces: (string | Buffer)[], { gapMs = 0, until }: { gapMs?: number; until?: RegExp } = {}): Promise<string> {
+function exchange(
+  port: number,
+  pieces: (string | Buffer)[],
+  { gapMs = 0, until }: { gapMs?: number; until?: RegExp } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     let got = '';
-    const socket = connect(port, '127.0.0.1', async () => {
+    const send = async () => {
       for (const piece of pieces) {
         if (socket.destroyed) return;
         socket.write(piece);
         if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
       }
-    });
+    };
+    const socket = connect(port, '127.0.0.1', () => void send());
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no complete answer: ${got.slice(0, 300)}`));
@@ -85,7 +96,11 @@ describe('request bodies over a socket', () => {
     const body = Buffer.from(JSON.stringify({ operation: 'deduplicate', arrays: [['é', 'ü', 'é']] }));
     const request = Buffer.from(post(t.apiKey, body.toString()));
     const split = request.indexOf(Buffer.from('é')) + 1; // between the two bytes of the first é
-    const raw = await exchange(port, [request.subarray(0, request.length - body.length), request.subarray(request.length - body.length, split), request.subarray(split)], { gapMs: 30, until: /"count":2}/ });
+    const raw = await exchange(
+      port,
+      [request.subarray(0, request.length - body.length), request.subarray(request.length - body.length, split), request.subarray(split)],
+      { gapMs: 30, until: /"count":2}/ },
+    );
     assert.deepEqual(bodies(raw), [{ result: ['é', 'ü'], operation: 'deduplicate', count: 2 }]);
   });
 
@@ -104,7 +119,9 @@ describe('request bodies over a socket', () => {
   });
 
   it('a content coding (gzip) is a 415 over the socket; identity is no coding', async () => {
-    const raw = await exchange(port, [post(t.apiKey, JSON.stringify(DEDUPE), 'Content-Encoding: gzip\r\n')], { until: /"unsupported_media_type"/ });
+    const raw = await exchange(port, [post(t.apiKey, JSON.stringify(DEDUPE), 'Content-Encoding: gzip\r\n')], {
+      until: /"unsupported_media_type"/,
+    });
     assert.match(raw, /^HTTP\/1\.1 415 /);
     assert.match(raw, /Content-Encoding \\"gzip\\" is not supported/);
     const plain = await exchange(port, [post(t.apiKey, JSON.stringify(DEDUPE), 'Content-Encoding: identity\r\n')], { until: /"count":3}/ });

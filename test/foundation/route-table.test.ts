@@ -29,9 +29,15 @@ describe('route table', () => {
         assert.ok(preflight || PUBLIC.some((p) => p.test(url)), `${method} ${url} is public but not in the contract's public list`);
         continue;
       }
-      const res = await t.app.inject({ method: method as 'GET', url: concrete(url), headers: { 'content-type': 'application/json' }, payload: method === 'GET' || method === 'HEAD' ? undefined : '{}' });
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url: concrete(url),
+        headers: { 'content-type': 'application/json' },
+        payload: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+      });
       assert.equal(res.statusCode, 401, `${method} ${url} answered ${res.statusCode} without a key`);
-      if (method !== 'HEAD') assert.equal(res.json().code, area === 'admin' ? 'invalid_admin_token' : 'missing_api_key', `${method} ${url}`);
+      if (method !== 'HEAD')
+        assert.equal(res.json().code, area === 'admin' ? 'invalid_admin_token' : 'missing_api_key', `${method} ${url}`);
       checked.push(`${method} ${url}`);
     }
     assert.ok(checked.length > 5, checked.join(', '));

@@ -12,16 +12,23 @@ import { comparable, overSocket, type SeenResponse } from '../helpers/socket-exc
 // path must frame, refuse and count requests as documented.
 
 const PLANS = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
-writeFileSync(PLANS, JSON.stringify({
-  plans: {
-    one: { areas: ['devtools'], monthly_credits: 1, rate_limit_per_minute: null },
-    tiny: { areas: ['devtools', 'auth'], monthly_credits: 100, rate_limit_per_minute: 1000 },
-    slow: { areas: ['devtools'], monthly_credits: null, rate_limit_per_minute: 3 },
-    hooks: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: null },
-  },
-}));
+writeFileSync(
+  PLANS,
+  JSON.stringify({
+    plans: {
+      one: { areas: ['devtools'], monthly_credits: 1, rate_limit_per_minute: null },
+      tiny: { areas: ['devtools', 'auth'], monthly_credits: 100, rate_limit_per_minute: 1000 },
+      slow: { areas: ['devtools'], monthly_credits: null, rate_limit_per_minute: 3 },
+      hooks: { areas: ['webhook'], monthly_credits: 10, rate_limit_per_minute: null },
+    },
+  }),
+);
 
-const people = [{ name: 'Ada', age: 36 }, { name: 'Linus', age: 21 }, { name: 'Grace', age: 45 }];
+const people = [
+  { name: 'Ada', age: 36 },
+  { name: 'Linus', age: 21 },
+  { name: 'Grace', age: 45 },
+];
 const TRANSFORM = { data: { people }, expression: 'people[?age > `30`].name | sort(@)' };
 const SORT = { operation: 'sort', arrays: [people], options: { key: 'age' } };
 
@@ -82,7 +89,8 @@ describe('tool routes: a call over a socket and through inject() answer alike', 
 
   it('answers every kind of failure alike, and gives failed calls their credit back', async () => {
     const { secret } = await t.newKey('tiny');
-    const remaining = async () => Number((await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': secret } })).json().credits.remaining);
+    const remaining = async () =>
+      Number((await t.app.inject({ method: 'GET', url: '/v1/account', headers: { 'x-api-key': secret } })).json().credits.remaining);
     const start = await remaining();
     const cases: Array<[string, string, number, string]> = [
       ['/v1/array-ops', '{"operation": ', 400, 'invalid_json'],
@@ -142,7 +150,9 @@ describe('tool routes: a call over a socket and through inject() answer alike', 
     const port = Number(new URL(base).port);
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => {
-        socket.write(`POST /v1/array-ops HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${t.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024 + 1}\r\n\r\n{"operation":`);
+        socket.write(
+          `POST /v1/array-ops HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${t.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024 + 1}\r\n\r\n{"operation":`,
+        );
       });
       let text = '';
       socket.on('data', (c) => (text += c));
@@ -171,11 +181,14 @@ describe('tool routes: a call over a socket and through inject() answer alike', 
   it('calls over a socket are counted in /metrics under the route', async () => {
     const count = async () => {
       const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
-      const line = text.split('\n').find((l) => l.startsWith('devutil_http_requests_total{method="POST",route="/v1/json-transform",status="200"}'));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('devutil_http_requests_total{method="POST",route="/v1/json-transform",status="200"}'));
       return line ? Number(line.split(' ').pop()) : 0;
     };
     const before = await count();
-    for (let i = 0; i < 3; i++) assert.equal((await overSocket(base, '/v1/json-transform', 'POST', json(t.apiKey), JSON.stringify(TRANSFORM))).status, 200);
+    for (let i = 0; i < 3; i++)
+      assert.equal((await overSocket(base, '/v1/json-transform', 'POST', json(t.apiKey), JSON.stringify(TRANSFORM))).status, 200);
     assert.equal(await count(), before + 3);
   });
 });
@@ -185,11 +198,12 @@ describe('tool routes: an empty X-API-Key in a public area', () => {
     const t = await buildTestApp({ env: { PUBLIC_AREAS: 'devtools', TRUST_PROXY: 'true' } });
     try {
       const base = await listenOnLoopback(t.app);
-      const call = (forwardedFor: string) => fetch(`${base}/v1/array-ops`, {
-        method: 'POST',
-        headers: { 'x-api-key': '', 'x-forwarded-for': forwardedFor, 'content-type': 'application/json' },
-        body: JSON.stringify({ operation: 'sort', arrays: [[2, 1]] }),
-      });
+      const call = (forwardedFor: string) =>
+        fetch(`${base}/v1/array-ops`, {
+          method: 'POST',
+          headers: { 'x-api-key': '', 'x-forwarded-for': forwardedFor, 'content-type': 'application/json' },
+          body: JSON.stringify({ operation: 'sort', arrays: [[2, 1]] }),
+        });
       const remaining = async (forwardedFor: string) => {
         const res = await call(forwardedFor);
         assert.equal(res.status, 200);

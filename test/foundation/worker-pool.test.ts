@@ -42,7 +42,10 @@ describe('worker pool (src/workers/pool.ts)', () => {
     assert.equal((await p.run({ spin: 1 }, 'a')).spun, 1);
     assert.equal(p.workers(), 1);
     const three = await Promise.all([p.run({ spin: 50 }, 'a'), p.run({ spin: 50 }, 'b'), p.run({ spin: 50 }, 'c')]);
-    assert.deepEqual(three.map((r) => r.spun), [50, 50, 50]);
+    assert.deepEqual(
+      three.map((r) => r.spun),
+      [50, 50, 50],
+    );
     assert.equal(p.workers(), 2);
   });
 
@@ -55,7 +58,7 @@ describe('worker pool (src/workers/pool.ts)', () => {
     assert.equal((await p.run({ spin: 1 }, 'm4')).spun, 1);
   });
 
-  it('errors keep their code, message and field errors; other failures take the handler\'s error', async () => {
+  it("errors keep their code, message and field errors; other failures take the handler's error", async () => {
     p = pool();
     await assert.rejects(p.run({ spin: 1, fail: 'devutil' }, ''), (err: DevutilError) => {
       assert.equal(err.code, 'validation_error');
@@ -105,7 +108,7 @@ describe('worker pool (src/workers/pool.ts)', () => {
     await Promise.all([p.run({ spin: 20 }, ''), p.run({ spin: 20 }, '')]);
     assert.equal(p.workers(), 2);
     // A worker still starting under load (the jobs may both have run on the first) stops idleMs after it is ready.
-    for (const end = Date.now() + 5000; p.workers() > 0 && Date.now() < end; ) await sleep(20);
+    for (const end = Date.now() + 5000; p.workers() > 0 && Date.now() < end;) await sleep(20);
     assert.equal(p.workers(), 0);
     assert.equal((await p.run({ spin: 1 }, '')).spun, 1);
     assert.equal(p.workers(), 1);
@@ -148,7 +151,9 @@ describe('worker pool (src/workers/pool.ts)', () => {
       pool.run({ spin: 200 }).then((r) => console.log('answered', r.spun));
     `;
     const started = Date.now();
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      timeout: 30_000,
+    });
     assert.equal(stdout.trim(), 'answered 200');
     assert.ok(Date.now() - started < 30_000);
   });

@@ -31,6 +31,7 @@ export interface Seen {
  *   const check = createChecker(openapiDocument);
  *   const problem = check(operation, response); // null when the response is fine
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document or schema of any shape
 export function createChecker(doc: Record<string, any>): (operation: Operation, res: Seen) => string | null {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
@@ -49,8 +50,10 @@ export function createChecker(doc: Record<string, any>): (operation: Operation, 
     const name = `${operation.method.toUpperCase()} ${operation.path}`;
     // A mock answers with whatever status and body its owner configured.
     if (operation.path.startsWith('/v1/mock/') && res.headers['x-mock-id'] !== undefined) return null;
-    if (res.statusCode >= 500 && !(UPSTREAM_STATUSES[name] ?? []).includes(res.statusCode)) return `status ${res.statusCode}: ${res.body.slice(0, 500)}`;
-    if (!operation.op.responses?.[String(res.statusCode)] && !isUrlLevelError(res)) return `undocumented status ${res.statusCode}: ${res.body.slice(0, 300)}`;
+    if (res.statusCode >= 500 && !(UPSTREAM_STATUSES[name] ?? []).includes(res.statusCode))
+      return `status ${res.statusCode}: ${res.body.slice(0, 500)}`;
+    if (!operation.op.responses?.[String(res.statusCode)] && !isUrlLevelError(res))
+      return `undocumented status ${res.statusCode}: ${res.body.slice(0, 300)}`;
     const isJson = /json/i.test(String(res.headers['content-type'] ?? ''));
     let body: unknown;
     if (isJson) {
@@ -62,7 +65,8 @@ export function createChecker(doc: Record<string, any>): (operation: Operation, 
     }
     if (res.statusCode >= 400) {
       const e = body as { detail?: unknown; code?: unknown } | undefined;
-      if (!e || typeof e.detail !== 'string' || typeof e.code !== 'string') return `error body without string detail/code: ${res.body.slice(0, 300)}`;
+      if (!e || typeof e.detail !== 'string' || typeof e.code !== 'string')
+        return `error body without string detail/code: ${res.body.slice(0, 300)}`;
     }
     const validate = validator(operation, res.statusCode);
     if (validate && isJson && !validate(body)) {
@@ -82,5 +86,7 @@ function isUrlLevelError(res: Seen): boolean {
 
 /** Point `#/components/...` references at the document registered under `urn:devutil:openapi`. */
 function rebase(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema), (k, v) => (k === '$ref' && typeof v === 'string' && v.startsWith('#/components/') ? `urn:devutil:openapi${v}` : v));
+  return JSON.parse(JSON.stringify(schema), (k, v) =>
+    k === '$ref' && typeof v === 'string' && v.startsWith('#/components/') ? `urn:devutil:openapi${v}` : v,
+  );
 }

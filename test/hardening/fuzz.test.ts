@@ -37,7 +37,10 @@ function loopbackOnly(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
   const target = (body as Record<string, unknown>).target_url;
   if (typeof target !== 'string' || !/^\s*https?:/i.test(target)) return body;
-  return Object.defineProperty({ ...body }, 'target_url', { value: LOOPBACK_TARGETS[target.length % LOOPBACK_TARGETS.length], enumerable: true });
+  return Object.defineProperty({ ...body }, 'target_url', {
+    value: LOOPBACK_TARGETS[target.length % LOOPBACK_TARGETS.length],
+    enumerable: true,
+  });
 }
 
 function heapMiB(): number {
@@ -58,15 +61,20 @@ describe(`fuzzing every operation (${RUNS} runs each, seed ${SEED})`, () => {
     t = await buildTestApp({ env: { REPLAY_ALLOW_PRIVATE: 'false', DNS_SERVERS: `127.0.0.1:${await closedPort()}` } });
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     check = createChecker(doc);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document or schema of any shape
     operations = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).filter(([m]) => METHODS.includes(m)).map(([method, op]) => ({ method, path, op })),
+      Object.entries(item)
+        .filter(([m]) => METHODS.includes(m))
+        .map(([method, op]) => ({ method, path, op })),
     );
     // DELETEs last, so the real ids stay alive for the other operations as long as possible.
     operations.sort((a, b) => Number(a.method === 'delete') - Number(b.method === 'delete'));
     const bin = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
     await t.app.inject({ method: 'POST', url: `/v1/catch/${bin}/p?q=1`, payload: 'hello', headers: { 'content-type': 'text/plain' } });
     const req = (await t.app.inject({ method: 'GET', url: `/v1/bins/${bin}/requests`, headers: t.auth })).json().requests[0].request_id;
-    const mock = (await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { response_body: { ok: true } } })).json().mock.mock_id;
+    const mock = (
+      await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { response_body: { ok: true } } })
+    ).json().mock.mock_id;
     const victim = await t.newKey('free', 'fuzz-victim');
     Object.assign(pool, { bin_id: [bin], request_id: [req], mock_id: [mock], key_id: [victim.id] });
     // Warm-up: fast-check builds its Unicode tables (~80 MiB) on first use and the app loads
@@ -111,8 +119,12 @@ describe(`fuzzing every operation (${RUNS} runs each, seed ${SEED})`, () => {
           }),
           { numRuns: RUNS, seed: SEED + i },
         );
-        if (process.env.FUZZ_DEBUG_HEAP) console.log(`${name}: ${Date.now() - started} ms, heap ${heapMiB().toFixed(1)} MiB, statuses ${JSON.stringify(statuses)}`);
-        if (result.failed) problems.push(`${name}: ${String((result.errorInstance as Error)?.message ?? result.errorInstance)}\n${fc.defaultReportMessage(result)}`);
+        if (process.env.FUZZ_DEBUG_HEAP)
+          console.log(`${name}: ${Date.now() - started} ms, heap ${heapMiB().toFixed(1)} MiB, statuses ${JSON.stringify(statuses)}`);
+        if (result.failed)
+          problems.push(
+            `${name}: ${String((result.errorInstance as Error)?.message ?? result.errorInstance)}\n${fc.defaultReportMessage(result)}`,
+          );
       }
       assert.deepEqual(problems, []);
     });
@@ -136,6 +148,7 @@ describe(`fuzzing every operation (${RUNS} runs each, seed ${SEED})`, () => {
 function printable(req: FuzzRequest): FuzzRequest {
   const show = (s: string) => (s.length > 300 ? `${s.slice(0, 150)}…${s.slice(-150)}…(${s.length} chars)` : s);
   return Object.defineProperty(req, fc.toStringMethod, {
-    value: () => `${req.method} ${show(req.url)} [${req.label}] headers=${JSON.stringify(req.headers)} payload=${show(String(req.payload ?? ''))}`,
+    value: () =>
+      `${req.method} ${show(req.url)} [${req.label}] headers=${JSON.stringify(req.headers)} payload=${show(String(req.payload ?? ''))}`,
   });
 }

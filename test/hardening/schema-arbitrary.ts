@@ -5,6 +5,7 @@ import RandExpImport from 'randexp';
 const RandExp = ((RandExpImport as unknown as { default?: unknown }).default ?? RandExpImport) as typeof RandExpImport.default;
 
 /** A JSON Schema node as it appears in /openapi.json (no `$ref`s: the document inlines everything). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document or schema of any shape
 export type Schema = Record<string, any>;
 
 /**
@@ -101,7 +102,8 @@ export function arbitraryFor(schema: Schema | undefined, opts: GenOptions, depth
     return fc.constantFrom(...(allowed.length ? allowed : schema.enum));
   }
   const alts = schema.oneOf ?? schema.anyOf;
-  if (Array.isArray(alts) && alts.length) return fc.oneof(...alts.map((s: Schema) => arbitraryFor({ ...schema, oneOf: undefined, anyOf: undefined, ...s }, opts, depth)));
+  if (Array.isArray(alts) && alts.length)
+    return fc.oneof(...alts.map((s: Schema) => arbitraryFor({ ...schema, oneOf: undefined, anyOf: undefined, ...s }, opts, depth)));
   if (Array.isArray(schema.allOf) && schema.allOf.length) return arbitraryFor(Object.assign({}, ...schema.allOf), opts, depth);
   const ts = types(schema);
   if (ts.length === 0) return fc.jsonValue({ maxDepth: 2 });
@@ -124,9 +126,14 @@ function arbitraryForType(t: string, schema: Schema, opts: GenOptions, depth: nu
     case 'array': {
       const min = schema.minItems ?? 0;
       const max = Math.max(min, Math.min(schema.maxItems ?? 5, 5));
-      const items = Array.isArray(schema.prefixItems) ? fc.tuple(...schema.prefixItems.map((s: Schema) => arbitraryFor(s, { caps: opts.caps }, depth + 1))) : null;
+      const items = Array.isArray(schema.prefixItems)
+        ? fc.tuple(...schema.prefixItems.map((s: Schema) => arbitraryFor(s, { caps: opts.caps }, depth + 1)))
+        : null;
       if (items) return items;
-      return fc.array(depth > 4 ? fc.constant(null) : arbitraryFor(schema.items, { caps: opts.caps }, depth + 1), { minLength: min, maxLength: max });
+      return fc.array(depth > 4 ? fc.constant(null) : arbitraryFor(schema.items, { caps: opts.caps }, depth + 1), {
+        minLength: min,
+        maxLength: max,
+      });
     }
     case 'object':
       return objectFor(schema, opts, depth);

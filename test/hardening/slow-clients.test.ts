@@ -52,7 +52,9 @@ function hostile(port: number, drive: (socket: Socket, sent: (n: number) => void
     const socket = connect(port, '127.0.0.1', () => drive(socket, (n) => (bytesSent += n)));
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`server kept the socket open for ${limitMs} ms (sent ${bytesSent} bytes, got ${JSON.stringify(response.slice(0, 200))})`));
+      reject(
+        new Error(`server kept the socket open for ${limitMs} ms (sent ${bytesSent} bytes, got ${JSON.stringify(response.slice(0, 200))})`),
+      );
     }, limitMs);
     socket.on('data', (d) => (response += d.toString('latin1')));
     socket.on('error', () => {});
@@ -91,7 +93,11 @@ describe('slow and hostile clients', () => {
     store = createSqliteStore({ dataDir: ':memory:' });
     ({ app, port } = await buildServer(store));
     apiKey = (await issueKey(store.keys, { plan: 'unlimited', name: 'slow' })).secret;
-    const res = await fetch(`http://127.0.0.1:${port}/v1/bins`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/bins`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: '{}',
+    });
     binId = ((await res.json()) as { bin: { bin_id: string } }).bin.bin_id;
   });
   after(async () => {
@@ -108,7 +114,10 @@ describe('slow and hostile clients', () => {
       assert.equal(raw.requestTimeout, SERVER_TIMEOUTS.requestTimeout);
       assert.equal(raw.keepAliveTimeout, SERVER_TIMEOUTS.keepAliveTimeout);
       assert.equal(raw.connectionsCheckingInterval, SERVER_TIMEOUTS.connectionsCheckingInterval);
-      assert.deepEqual([SERVER_TIMEOUTS.headersTimeout, SERVER_TIMEOUTS.requestTimeout, SERVER_TIMEOUTS.keepAliveTimeout], [15_000, 60_000, 5_000]);
+      assert.deepEqual(
+        [SERVER_TIMEOUTS.headersTimeout, SERVER_TIMEOUTS.requestTimeout, SERVER_TIMEOUTS.keepAliveTimeout],
+        [15_000, 60_000, 5_000],
+      );
     } finally {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -117,33 +126,50 @@ describe('slow and hostile clients', () => {
 
   it('a client sending its headers one byte per second is cut off after headersTimeout with 408', async () => {
     const head = `GET /v1/account HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\n\r\n`;
-    const out = await hostile(port, (socket, sent) => {
-      let i = 0;
-      const timer = setInterval(() => {
-        if (socket.destroyed || i >= head.length) return clearInterval(timer);
-        socket.write(head[i++]);
-        sent(1);
-      }, 1_000);
-      socket.on('close', () => clearInterval(timer));
-    }, FAST.headersTimeout + 5_000);
+    const out = await hostile(
+      port,
+      (socket, sent) => {
+        let i = 0;
+        const timer = setInterval(() => {
+          if (socket.destroyed || i >= head.length) return clearInterval(timer);
+          socket.write(head[i++]);
+          sent(1);
+        }, 1_000);
+        socket.on('close', () => clearInterval(timer));
+      },
+      FAST.headersTimeout + 5_000,
+    );
     assert.ok(out.closedAfterMs >= FAST.headersTimeout - 100, `closed after ${out.closedAfterMs} ms`);
-    assert.ok(out.closedAfterMs <= FAST.headersTimeout + 4 * FAST.connectionsCheckingInterval + 1_000, `closed after ${out.closedAfterMs} ms`);
+    assert.ok(
+      out.closedAfterMs <= FAST.headersTimeout + 4 * FAST.connectionsCheckingInterval + 1_000,
+      `closed after ${out.closedAfterMs} ms`,
+    );
     assert.ok(out.bytesSent < 6, `sent ${out.bytesSent} bytes`);
     assert.match(out.response, /^HTTP\/1\.1 408 /);
     assert.match(out.response, /\r\nX-Request-Id: \S+\r\n/);
     assert.match(out.response, /\r\n\r\n\{"detail":"The request headers or body did not arrive in time\.","code":"request_timeout"\}$/);
   });
 
-  for (const [name, path] of [['a JSON endpoint', '/v1/json-to-schema'], ['the catch path', '/v1/catch/{bin}']]) {
+  for (const [name, path] of [
+    ['a JSON endpoint', '/v1/json-to-schema'],
+    ['the catch path', '/v1/catch/{bin}'],
+  ]) {
     it(`a client that never finishes its body to ${name} is cut off after requestTimeout`, async () => {
       const url = path.replace('{bin}', binId);
-      const out = await hostile(port, (socket, sent) => {
-        const text = `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"data":`;
-        socket.write(text);
-        sent(text.length);
-      }, FAST.requestTimeout + 5_000);
+      const out = await hostile(
+        port,
+        (socket, sent) => {
+          const text = `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"data":`;
+          socket.write(text);
+          sent(text.length);
+        },
+        FAST.requestTimeout + 5_000,
+      );
       assert.ok(out.closedAfterMs >= FAST.requestTimeout - 100, `closed after ${out.closedAfterMs} ms`);
-      assert.ok(out.closedAfterMs <= FAST.requestTimeout + 4 * FAST.connectionsCheckingInterval + 1_000, `closed after ${out.closedAfterMs} ms`);
+      assert.ok(
+        out.closedAfterMs <= FAST.requestTimeout + 4 * FAST.connectionsCheckingInterval + 1_000,
+        `closed after ${out.closedAfterMs} ms`,
+      );
       assert.match(out.response, /^HTTP\/1\.1 408 /);
     });
   }
@@ -151,17 +177,20 @@ describe('slow and hostile clients', () => {
   it('2000 idle keep-alive sockets are closed after keepAliveTimeout while ordinary requests keep working', async () => {
     const sockets: Socket[] = [];
     const closedAt: number[] = [];
-    let idleSince = 0;
     await Promise.all(
-      Array.from({ length: 2000 }, () => new Promise<void>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
-        sockets.push(socket);
-        socket.once('data', () => resolve());
-        socket.once('error', reject);
-        socket.on('close', () => closedAt.push(Date.now()));
-      })),
+      Array.from(
+        { length: 2000 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(port, '127.0.0.1', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'));
+            sockets.push(socket);
+            socket.once('data', () => resolve());
+            socket.once('error', reject);
+            socket.on('close', () => closedAt.push(Date.now()));
+          }),
+      ),
     );
-    idleSince = Date.now();
+    const idleSince = Date.now();
     // Meanwhile, ordinary requests on fresh connections answer normally.
     const latencies: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -189,11 +218,17 @@ describe('slow and hostile clients', () => {
     it(`a 1 GiB upload to ${name} is refused with 413 before it is read`, async () => {
       const heapBefore = process.memoryUsage().heapUsed;
       const length = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${GiB}`;
-      const out = await hostile(port, (socket, sent) => {
-        socket.write(`POST ${path.replace('{bin}', binId)} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\n${length}\r\n\r\n`);
-        pump(socket, GiB, sent, chunked);
-        socket.once('data', () => setTimeout(() => socket.end(), 50));
-      }, 30_000);
+      const out = await hostile(
+        port,
+        (socket, sent) => {
+          socket.write(
+            `POST ${path.replace('{bin}', binId)} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${apiKey}\r\nContent-Type: application/json\r\n${length}\r\n\r\n`,
+          );
+          pump(socket, GiB, sent, chunked);
+          socket.once('data', () => setTimeout(() => socket.end(), 50));
+        },
+        30_000,
+      );
       assert.match(out.response, /^HTTP\/1\.1 413 /);
       assert.match(out.response, /"code":"payload_too_large"/);
       assert.ok(out.bytesSent < 64 * 1024 ** 2, `${(out.bytesSent / 1024 ** 2).toFixed(1)} MiB sent before the 413`);

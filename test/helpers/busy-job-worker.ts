@@ -25,7 +25,7 @@ serveJobs({
     if (job.fail === 'devutil') throw new DevutilError('validation_error', 'Refused.', { errors: [{ path: 'spin', message: 'refused' }] });
     if (job.fail === 'other') throw new TypeError('boom');
     if (job.fail === 'exit') process.exit(3);
-    if (job.fail === 'memory') for (const held: number[][] = []; ; ) held.push(new Array(100_000).fill(held.length));
+    if (job.fail === 'memory') for (const held: number[][] = []; ;) held.push(new Array(100_000).fill(held.length));
     return { spun: job.spin, thread: threadId };
   },
   unexpected: () => new DevutilError('internal_error', 'Unexpected.'),

@@ -14,7 +14,13 @@ export interface ClientRun {
  *   runClient('sqlite3', [':memory:'], 'SELECT 1;').stdout // '1\n'
  */
 export function runClient(command: string, args: string[], input = '', env: Record<string, string> = {}): ClientRun {
-  const run = spawnSync(command, args, { input, encoding: 'utf8', timeout: 30_000, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(command, args, {
+    input,
+    encoding: 'utf8',
+    timeout: 30_000,
+    env: { ...process.env, ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { status: run.error ? null : run.status, stdout: run.stdout ?? '', stderr: run.stderr ?? String(run.error ?? '') };
 }
 
@@ -37,7 +43,8 @@ export function runClientAsync(command: string, args: string[], input = ''): Pro
   });
 }
 
-const answers = (command: string, args: string[], input = '', env: Record<string, string> = {}) => runClient(command, args, input, env).status === 0;
+const answers = (command: string, args: string[], input = '', env: Record<string, string> = {}) =>
+  runClient(command, args, input, env).status === 0;
 
 /**
  * Why tests that use `client` cannot run here (undefined when they can). With REQUIRE_CLIENTS=1
@@ -50,13 +57,15 @@ function missing(client: string, present: boolean, install: string): string | un
 }
 
 /** Why the sqlite3 CLI tests cannot run (undefined when they can). */
-export const sqlite3Missing = (): string | undefined => missing('the sqlite3 CLI', answers('sqlite3', ['-version']), 'apt-get install sqlite3');
+export const sqlite3Missing = (): string | undefined =>
+  missing('the sqlite3 CLI', answers('sqlite3', ['-version']), 'apt-get install sqlite3');
 
 /** Why the curl tests cannot run (undefined when they can). */
 export const curlMissing = (): string | undefined => missing('curl', answers('curl', ['--version']), 'apt-get install curl');
 
 /** A Python interpreter that has pyotp (Debian's python3-pyotp goes to /usr/bin/python3), or undefined. */
-export const findPyotpPython = (): string | undefined => ['/usr/bin/python3', 'python3'].find((python) => answers(python, ['-c', 'import pyotp']));
+export const findPyotpPython = (): string | undefined =>
+  ['/usr/bin/python3', 'python3'].find((python) => answers(python, ['-c', 'import pyotp']));
 
 /** Why the pyotp tests cannot run (undefined when they can). */
 export const pyotpMissing = (): string | undefined => missing('pyotp', findPyotpPython() !== undefined, 'apt-get install python3-pyotp');
@@ -82,12 +91,18 @@ export function postgresMissing(): string | undefined {
 }
 
 /** mysql client arguments for the test server: MYSQL_HOST (else 127.0.0.1), MYSQL_USER (else root), no password. */
-export const MYSQL_ARGS = [`--host=${process.env.MYSQL_HOST ?? '127.0.0.1'}`, `--user=${process.env.MYSQL_USER ?? 'root'}`, '--connect-timeout=5', '--default-character-set=utf8mb4'];
+export const MYSQL_ARGS = [
+  `--host=${process.env.MYSQL_HOST ?? '127.0.0.1'}`,
+  `--user=${process.env.MYSQL_USER ?? 'root'}`,
+  '--connect-timeout=5',
+  '--default-character-set=utf8mb4',
+];
 
 /** Why the mysql tests cannot run (undefined when they can): a MySQL or MariaDB server is optional, so this never throws. */
 export function mysqlMissing(): string | undefined {
   if (!answers('mysql', ['--version'])) return 'the mysql client is not installed here (apt-get install mariadb-client)';
   const probe = runClient('mysql', [...MYSQL_ARGS, '-N', '-e', 'SELECT 1']);
-  if (probe.status !== 0) return `no MySQL or MariaDB server lets the mysql client in (${MYSQL_ARGS[0]} ${MYSQL_ARGS[1]}: ${probe.stderr.trim().split('\n')[0]}; set MYSQL_HOST, MYSQL_USER)`;
+  if (probe.status !== 0)
+    return `no MySQL or MariaDB server lets the mysql client in (${MYSQL_ARGS[0]} ${MYSQL_ARGS[1]}: ${probe.stderr.trim().split('\n')[0]}; set MYSQL_HOST, MYSQL_USER)`;
   return undefined;
 }

@@ -18,7 +18,9 @@ export function freePort(): Promise<number> {
 }
 
 export const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
 
 async function waitFor(check: () => Promise<boolean>, what: string, ms = 90_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -40,7 +42,15 @@ export interface ServiceProcess {
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ADMIN_TOKEN, DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-proc-')), ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-proc-')),
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -101,7 +111,11 @@ export async function startRedisServer(): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'devutil-redis-'));
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir],
+      { stdio: 'ignore' },
+    );
     await waitFor(async () => (await askRedis(port)) === 'PONG', `redis-server on ${port}`);
   };
   const kill = async () => {
@@ -156,15 +170,44 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
   }
   let children: ChildProcess[] = [];
   const launch = async () => {
-    children = ports.map((port, i) => spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-port', String(busPorts[i]),
-      '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000',
-      '--save', '', '--appendonly', 'no', '--dir', dir,
-    ], { stdio: 'ignore' }));
+    children = ports.map((port, i) =>
+      spawn(
+        'redis-server',
+        [
+          '--port',
+          String(port),
+          '--bind',
+          '127.0.0.1',
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPorts[i]),
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '2000',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dir,
+        ],
+        { stdio: 'ignore' },
+      ),
+    );
     await Promise.all(ports.map((port) => waitFor(async () => (await askRedis(port)) === 'PONG', `cluster node on ${port}`, 20_000)));
   };
-  const waitClusterOk = () => Promise.all(ports.map((port) =>
-    waitFor(async () => (await askRedis(port, ['cluster', 'info'])).includes('cluster_state:ok'), `cluster_state:ok on ${port}`, 30_000)));
+  const waitClusterOk = () =>
+    Promise.all(
+      ports.map((port) =>
+        waitFor(
+          async () => (await askRedis(port, ['cluster', 'info'])).includes('cluster_state:ok'),
+          `cluster_state:ok on ${port}`,
+          30_000,
+        ),
+      ),
+    );
   const kill = async () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await Promise.all(children.map(exited));
@@ -172,8 +215,11 @@ export async function startRedisCluster(masters = 3): Promise<RedisCluster> {
   const killOnExit = () => children.forEach((child) => child.kill('SIGKILL')); // a crashed test leaves no nodes behind
   process.on('exit', killOnExit);
   await launch();
-  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
-    { encoding: 'utf8', timeout: 30_000 });
+  const create = spawnSync(
+    'redis-cli',
+    ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
   if (create.status !== 0) {
     await kill();
     throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);

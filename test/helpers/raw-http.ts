@@ -1,7 +1,8 @@
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 
 /** Bytes from text (one byte per character) and byte lists. */
-export const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+export const bytes = (...parts: (string | number[])[]) =>
+  Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
 export const CRLF = '\r\n';
 
 /** Send raw bytes over a fresh loopback connection and collect everything until the server closes it. */

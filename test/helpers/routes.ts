@@ -10,29 +10,37 @@ export function registerProbeRoutes(app: FastifyInstance): void {
   app.post('/test/metered-fails', { config: { area: 'devtools' } }, async () => {
     throw new DevutilError('validation_error', 'probe failure');
   });
-  app.post('/test/echo', {
-    config: { area: 'public' },
-    schema: { body: { type: 'object' } },
-  }, async (request) => {
-    const body = request.body as Record<string, unknown>;
-    return {
-      own_keys: Object.keys(body),
-      proto_is_object_prototype: Object.getPrototypeOf(body) === Object.prototype,
-      polluted: ({} as Record<string, unknown>).polluted === true,
-      body,
-    };
-  });
-  app.post('/test/typed', {
-    config: { area: 'public' },
-    schema: {
-      body: {
-        type: 'object',
-        required: ['count'],
-        properties: { count: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
-        additionalProperties: false,
+  app.post(
+    '/test/echo',
+    {
+      config: { area: 'public' },
+      schema: { body: { type: 'object' } },
+    },
+    async (request) => {
+      const body = request.body as Record<string, unknown>;
+      return {
+        own_keys: Object.keys(body),
+        proto_is_object_prototype: Object.getPrototypeOf(body) === Object.prototype,
+        polluted: ({} as Record<string, unknown>).polluted === true,
+        body,
+      };
+    },
+  );
+  app.post(
+    '/test/typed',
+    {
+      config: { area: 'public' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['count'],
+          properties: { count: { type: 'integer', minimum: 1 }, name: { type: 'string' } },
+          additionalProperties: false,
+        },
       },
     },
-  }, async (request) => request.body);
+    async (request) => request.body,
+  );
   app.get('/test/boom', { config: { area: 'public' } }, async () => {
     throw new Error('secret internal detail at /srv/db.sqlite');
   });

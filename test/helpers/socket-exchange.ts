@@ -14,7 +14,13 @@ export interface SeenResponse {
  * @example
  *   const seen = await overSocket(base, '/v1/mock/mock_x', 'GET', { 'x-request-id': 'r-1' });
  */
-export function overSocket(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<SeenResponse> {
+export function overSocket(
+  base: string,
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<SeenResponse> {
   return new Promise((resolve, reject) => {
     const framed = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const req = http.request(`${base}${path}`, { method, agent: false, headers: framed }, (res) => {

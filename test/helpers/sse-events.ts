@@ -9,7 +9,12 @@ import { get } from 'node:http';
  *   await stream.ready; // … capture three requests …
  *   await stream.events; // ['req_…', 'req_…', 'req_…']
  */
-export function collectEvents(url: string, key: string, count: number, limitMs = 30_000): { ready: Promise<void>; events: Promise<string[]> } {
+export function collectEvents(
+  url: string,
+  key: string,
+  count: number,
+  limitMs = 30_000,
+): { ready: Promise<void>; events: Promise<string[]> } {
   let markReady!: () => void;
   const ready = new Promise<void>((r) => (markReady = r));
   const events = new Promise<string[]>((resolve, reject) => {

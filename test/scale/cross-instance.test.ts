@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/app.js';
-import { redisClusterSkipReason, startRedisServer, startServiceProcess, type RedisServer, type ServiceProcess } from '../helpers/processes.js';
+import {
+  redisClusterSkipReason,
+  startRedisServer,
+  startServiceProcess,
+  type RedisServer,
+  type ServiceProcess,
+} from '../helpers/processes.js';
 import { collectEvents } from '../helpers/sse-events.js';
 
 // Two service processes on one Redis, checked where an audit found them behaving as two services:
@@ -13,7 +19,11 @@ const skip = redisClusterSkipReason();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-async function call(base: string, path: string, init: RequestInit & { key?: string; admin?: boolean } = {}): Promise<{ status: number; body: Json }> {
+async function call(
+  base: string,
+  path: string,
+  init: RequestInit & { key?: string; admin?: boolean } = {},
+): Promise<{ status: number; body: Json }> {
   const headers = {
     ...(init.body ? { 'content-type': 'application/json' } : {}),
     ...(init.key ? { 'x-api-key': init.key } : {}),
@@ -43,7 +53,8 @@ describe('two service processes on one Redis: live stream order and key changes'
     await redis?.stop();
   });
 
-  const newKey = async () => (await call(a.url, '/v1/admin/keys', { method: 'POST', admin: true, body: JSON.stringify({ plan: 'unlimited' }) })).body;
+  const newKey = async () =>
+    (await call(a.url, '/v1/admin/keys', { method: 'POST', admin: true, body: JSON.stringify({ plan: 'unlimited' }) })).body;
 
   it('a stream on B gets 400 concurrent captures made through A and B in stored order', async () => {
     const { api_key: key } = await newKey();
@@ -51,7 +62,12 @@ describe('two service processes on one Redis: live stream order and key changes'
     const total = 400;
     const stream = collectEvents(`${b.url}/v1/bins/${binId}/stream`, key, total);
     await stream.ready;
-    const statuses = await Promise.all(Array.from({ length: total }, async (_, i) => (await fetch(`${i % 2 ? a.url : b.url}/v1/catch/${binId}`, { method: 'POST', body: String(i) })).status));
+    const statuses = await Promise.all(
+      Array.from(
+        { length: total },
+        async (_, i) => (await fetch(`${i % 2 ? a.url : b.url}/v1/catch/${binId}`, { method: 'POST', body: String(i) })).status,
+      ),
+    );
     assert.deepEqual(new Set(statuses), new Set([200]));
     const stored: string[] = [];
     for (let offset = 0; offset < total; offset += 200) {
@@ -66,7 +82,10 @@ describe('two service processes on one Redis: live stream order and key changes'
   });
 
   it('a key revoked through A is refused by B at once, though B has just used it', async () => {
-    const { api_key: key, key: { key_id: id } } = await newKey();
+    const {
+      api_key: key,
+      key: { key_id: id },
+    } = await newKey();
     assert.equal((await call(b.url, '/v1/account', { key })).status, 200, 'B knows (and caches) the key');
     assert.equal((await call(a.url, `/v1/admin/keys/${id}`, { method: 'DELETE', admin: true })).status, 200);
     const after = await call(b.url, '/v1/account', { key });
@@ -74,7 +93,10 @@ describe('two service processes on one Redis: live stream order and key changes'
   });
 
   it('a key rotated through A: B refuses the old secret at once and accepts the new one', async () => {
-    const { api_key: old, key: { key_id: id } } = await newKey();
+    const {
+      api_key: old,
+      key: { key_id: id },
+    } = await newKey();
     assert.equal((await call(b.url, '/v1/account', { key: old })).status, 200, 'B knows (and caches) the key');
     const rotated = await call(a.url, `/v1/admin/keys/${id}/rotate`, { method: 'POST', admin: true });
     assert.equal(rotated.status, 200);

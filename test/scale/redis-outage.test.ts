@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import {
-  freePort, redisClusterSkipReason, startRedisCluster, startRedisServer, startServiceProcess, type RedisCluster, type RedisServer, type ServiceProcess,
+  freePort,
+  redisClusterSkipReason,
+  startRedisCluster,
+  startRedisServer,
+  startServiceProcess,
+  type RedisCluster,
+  type RedisServer,
+  type ServiceProcess,
 } from '../helpers/processes.js';
 import { spawnSync } from 'node:child_process';
 
@@ -35,9 +42,17 @@ describe('Redis failures', { skip }, () => {
   before(async () => {
     redis = await startRedisServer();
     service = await startServiceProcess({ STORE: 'redis', REDIS_URL: redis.url });
-    const res = await fetch(`${service.url}/v1/admin/keys`, { method: 'POST', headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${service.url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: '{}',
+    });
     key = ((await res.json()) as { api_key: string }).api_key;
-    const bin = await fetch(`${service.url}/v1/bins`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
+    const bin = await fetch(`${service.url}/v1/bins`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{}',
+    });
     binId = ((await bin.json()) as { bin: { bin_id: string } }).bin.bin_id;
   });
   after(async () => {
@@ -75,7 +90,10 @@ describe('Redis failures', { skip }, () => {
   it('refuses to start when REDIS_URL names a cluster but the server is a single Redis', async () => {
     const run = serveRefused({ REDIS_URL: `redis+cluster://127.0.0.1:${redis.port}` });
     assert.equal(run.status, 1);
-    assert.match(run.stderr, /REDIS_URL cannot be reached: no Redis Cluster answered at redis\+cluster:\/\/127\.0\.0\.1:\d+ .*cluster support disabled/);
+    assert.match(
+      run.stderr,
+      /REDIS_URL cannot be reached: no Redis Cluster answered at redis\+cluster:\/\/127\.0\.0\.1:\d+ .*cluster support disabled/,
+    );
   });
 });
 
@@ -92,11 +110,19 @@ describe('Redis Cluster failures', { skip }, () => {
   });
 
   const newKey = async () => {
-    const res = await fetch(`${service.url}/v1/admin/keys`, { method: 'POST', headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${service.url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: '{}',
+    });
     return ((await res.json()) as { api_key: string }).api_key;
   };
   const newBin = async (key: string) => {
-    const res = await fetch(`${service.url}/v1/bins`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${service.url}/v1/bins`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: '{}',
+    });
     return ((await res.json()) as { bin: { bin_id: string } }).bin.bin_id;
   };
 
@@ -122,6 +148,9 @@ describe('Redis Cluster failures', { skip }, () => {
   it('refuses to start when no cluster node answers, naming REDIS_URL', async () => {
     const run = serveRefused({ REDIS_URL: `redis+cluster://127.0.0.1:${await freePort()},127.0.0.1:${await freePort()}` });
     assert.equal(run.status, 1);
-    assert.match(run.stderr, /REDIS_URL cannot be reached: no Redis Cluster answered at redis\+cluster:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+/);
+    assert.match(
+      run.stderr,
+      /REDIS_URL cannot be reached: no Redis Cluster answered at redis\+cluster:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+/,
+    );
   });
 });

@@ -65,7 +65,10 @@ describe('redis cluster: index entries left by an interrupted change', { skip },
     await store.bins.createBin(bin);
     await store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 10, now: T0 });
     assert.equal(await store.bins.deleteBin(bin.id), true);
-    assert.equal(await raw.exists(`${prefix}:{bin:${bin.id}}:meta`, `${prefix}:{bin:${bin.id}}:order`, `${prefix}:{bin:${bin.id}}:reqs`), 0);
+    assert.equal(
+      await raw.exists(`${prefix}:{bin:${bin.id}}:meta`, `${prefix}:{bin:${bin.id}}:order`, `${prefix}:{bin:${bin.id}}:reqs`),
+      0,
+    );
     assert.equal(await raw.zscore(`${prefix}:owner:key_del:bins`, bin.id), null);
     assert.equal(await raw.zscore(`${prefix}:expiry:bins`, bin.id), null);
   });
@@ -88,7 +91,11 @@ describe('redis cluster: outage and recovery', { skip }, () => {
     await assert.rejects(store.ping(), { code: 'storage_unavailable' });
     await assert.rejects(store.bins.createBin(binRecord('key_down')), { code: 'storage_unavailable' });
     await cluster!.restart();
-    const reachable = () => store.ping().then(() => true, () => false);
+    const reachable = () =>
+      store.ping().then(
+        () => true,
+        () => false,
+      );
     for (let i = 0; i < 50 && !(await reachable()); i++) await new Promise((r) => setTimeout(r, 100));
     const bin = binRecord('key_up');
     await store.bins.createBin(bin);

@@ -11,13 +11,31 @@ describe('REDIS_URL: one Redis or a Redis Cluster', () => {
 
   it('redis+cluster:// names seed nodes, with optional user and password (percent-decoded)', () => {
     assert.deepEqual(parseRedisTarget('redis+cluster://127.0.0.1:7000,127.0.0.1:7001'), {
-      kind: 'cluster', nodes: [{ host: '127.0.0.1', port: 7000 }, { host: '127.0.0.1', port: 7001 }], username: undefined, password: undefined, tls: false,
+      kind: 'cluster',
+      nodes: [
+        { host: '127.0.0.1', port: 7000 },
+        { host: '127.0.0.1', port: 7001 },
+      ],
+      username: undefined,
+      password: undefined,
+      tls: false,
     });
     assert.deepEqual(parseRedisTarget('rediss+cluster://app:p%40ss%3Aword@redis-a.internal,[::1]:7002/'), {
-      kind: 'cluster', nodes: [{ host: 'redis-a.internal', port: 6379 }, { host: '::1', port: 7002 }], username: 'app', password: 'p@ss:word', tls: true,
+      kind: 'cluster',
+      nodes: [
+        { host: 'redis-a.internal', port: 6379 },
+        { host: '::1', port: 7002 },
+      ],
+      username: 'app',
+      password: 'p@ss:word',
+      tls: true,
     });
     assert.deepEqual(parseRedisTarget('redis+cluster://:secret@h1:7000'), {
-      kind: 'cluster', nodes: [{ host: 'h1', port: 7000 }], username: undefined, password: 'secret', tls: false,
+      kind: 'cluster',
+      nodes: [{ host: 'h1', port: 7000 }],
+      username: undefined,
+      password: 'secret',
+      tls: false,
     });
   });
 
@@ -33,15 +51,27 @@ describe('REDIS_URL: one Redis or a Redis Cluster', () => {
       ['not a url', /must be an absolute URL/],
     ];
     for (const [raw, message] of cases) {
-      assert.throws(() => parseRedisTarget(raw), (err: Error) => err instanceof TypeError && message.test(err.message) && !err.message.includes('secret'), raw);
+      assert.throws(
+        () => parseRedisTarget(raw),
+        (err: Error) => err instanceof TypeError && message.test(err.message) && !err.message.includes('secret'),
+        raw,
+      );
     }
   });
 
   it('loadConfig accepts the cluster form and stops on a bad one, naming REDIS_URL', () => {
-    assert.equal(loadConfig({ REDIS_URL: 'redis+cluster://127.0.0.1:7000,127.0.0.1:7001' }).redisUrl, 'redis+cluster://127.0.0.1:7000,127.0.0.1:7001');
+    assert.equal(
+      loadConfig({ REDIS_URL: 'redis+cluster://127.0.0.1:7000,127.0.0.1:7001' }).redisUrl,
+      'redis+cluster://127.0.0.1:7000,127.0.0.1:7001',
+    );
     assert.equal(loadConfig({}).redisUrl, 'redis://127.0.0.1:6379');
-    assert.throws(() => loadConfig({ REDIS_URL: 'redis+cluster://h1:0' }), (err: ConfigError) =>
-      err instanceof ConfigError && err.variable === 'REDIS_URL' && err.message === 'Invalid configuration: REDIS_URL has an invalid cluster node "h1:0" (expected host:port)');
+    assert.throws(
+      () => loadConfig({ REDIS_URL: 'redis+cluster://h1:0' }),
+      (err: ConfigError) =>
+        err instanceof ConfigError &&
+        err.variable === 'REDIS_URL' &&
+        err.message === 'Invalid configuration: REDIS_URL has an invalid cluster node "h1:0" (expected host:port)',
+    );
   });
 
   it('redactRedisUrl hides only the password', () => {

@@ -31,21 +31,40 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
   const store = createSqliteStore({ dataDir: dir });
   try {
     const page = { limit: 10, offset: 0 };
-    assert.deepEqual((await store.bins.listRequests('bin_a', page)).items.map((r) => r.id), ['req_a5', 'req_a4', 'req_a3']);
-    assert.deepEqual((await store.bins.listRequests('bin_b', page)).items.map((r) => r.id), ['req_b1']);
+    assert.deepEqual(
+      (await store.bins.listRequests('bin_a', page)).items.map((r) => r.id),
+      ['req_a5', 'req_a4', 'req_a3'],
+    );
+    assert.deepEqual(
+      (await store.bins.listRequests('bin_b', page)).items.map((r) => r.id),
+      ['req_b1'],
+    );
     assert.equal((await store.bins.getRequest('bin_a', 'req_a4'))!.body.toString(), '4');
 
     // New captures continue the bin's sequence; the cap of 3 evicts the oldest.
     const capture = (binId: string) =>
       store.bins.captureRequest(
-        { binId, method: 'GET', path: `/v1/catch/${binId}`, queryString: '', headers: {}, body: Buffer.alloc(0), contentType: '', sourceIp: '127.0.0.1', timestamp: T0 + 10 },
+        {
+          binId,
+          method: 'GET',
+          path: `/v1/catch/${binId}`,
+          queryString: '',
+          headers: {},
+          body: Buffer.alloc(0),
+          contentType: '',
+          sourceIp: '127.0.0.1',
+          timestamp: T0 + 10,
+        },
         { maxRequests: 3, now: T0 + 10 },
       );
     const sixth = await capture('bin_a');
     assert.equal(sixth!.count, 6);
     assert.match(sixth!.id, /^req_000006[0-9A-Za-z]{22}$/, 'new captures are named by their number in the bin');
     const after = await store.bins.listRequests('bin_a', page);
-    assert.deepEqual(after.items.map((r) => r.id), [sixth!.id, 'req_a5', 'req_a4']);
+    assert.deepEqual(
+      after.items.map((r) => r.id),
+      [sixth!.id, 'req_a5', 'req_a4'],
+    );
     assert.equal(after.total, 3);
     assert.equal((await store.bins.getRequest('bin_a', sixth!.id))!.id, sixth!.id);
     assert.equal(await store.bins.getRequest('bin_a', 'req_a3'), null, 'pushed out by the new capture');
@@ -53,7 +72,10 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
     assert.equal((await store.bins.listRequests('bin_c', page)).total, 0);
     const fifth = await capture('bin_c');
     assert.equal(fifth!.count, 5);
-    assert.deepEqual((await store.bins.listRequests('bin_c', page)).items.map((r) => r.id), [fifth!.id]);
+    assert.deepEqual(
+      (await store.bins.listRequests('bin_c', page)).items.map((r) => r.id),
+      [fifth!.id],
+    );
     assert.equal((await store.bins.listRequests('bin_c', page)).total, 1);
   } finally {
     await store.close();
@@ -64,7 +86,15 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
   // Version 6: no index on captured requests at all (a bin's requests are a range of rowids).
   const indexes = reopened.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'captured_requests'").all();
   assert.deepEqual(indexes, []);
-  const keys = reopened.prepare('SELECT b.key AS bin, c.key - b.key * 4294967296 AS seq FROM captured_requests c JOIN bins b ON b.id = c.bin_id ORDER BY c.key').all();
-  assert.deepEqual(keys.map((k) => (k as { seq: number }).seq), [3, 4, 5, 6, 1, 5], 'each request keyed by its bin and its number in it (3, pushed out, waits for a run of EVICTION_RUN_ROWS)');
+  const keys = reopened
+    .prepare(
+      'SELECT b.key AS bin, c.key - b.key * 4294967296 AS seq FROM captured_requests c JOIN bins b ON b.id = c.bin_id ORDER BY c.key',
+    )
+    .all();
+  assert.deepEqual(
+    keys.map((k) => (k as { seq: number }).seq),
+    [3, 4, 5, 6, 1, 5],
+    'each request keyed by its bin and its number in it (3, pushed out, waits for a run of EVICTION_RUN_ROWS)',
+  );
   reopened.close();
 });

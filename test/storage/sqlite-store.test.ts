@@ -17,7 +17,6 @@ runStoreSuite('sqlite (in memory)', async () => createSqliteStore({ dataDir: ':m
 // suite's writes (one instance: SQLite's pubsub is in-process, so the suite's peer is the store itself).
 runStoreSuite('sqlite (file)', async () => createSqliteStore({ dataDir: mkdtempSync(join(tmpdir(), 'devutil-suite-')) }));
 
-
 it('sqlite: credit usage counted in memory is on disk after close and after the flush interval', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'devutil-usage-'));
   const first = createSqliteStore({ dataDir: dir });
@@ -41,7 +40,11 @@ it('sqlite: mock hits counted in memory are in the rows before any read, after t
   const mock = mockRecord('key_hits', { createdAt: T0, expiresAt: T0 + 3_600_000 });
   await first.mocks.createMock(mock);
   for (let i = 1; i <= 3; i++) assert.equal(await first.mocks.recordMockHit(mock.id, T0), i, 'counted in memory, each with its own count');
-  assert.equal((await first.mocks.listMocks('key_hits', { limit: 10, offset: 0 }, T0)).items[0].hitCount, 3, 'a list reads the rows: they hold every hit');
+  assert.equal(
+    (await first.mocks.listMocks('key_hits', { limit: 10, offset: 0 }, T0)).items[0].hitCount,
+    3,
+    'a list reads the rows: they hold every hit',
+  );
   assert.equal(await first.mocks.recordMockHit(mock.id, T0), 4);
   assert.equal((await first.mocks.updateMock(mock.id, { statusCode: 202 }, T0))!.hitCount, 4, 'a patch keeps the count');
   assert.equal(await first.mocks.recordMockHit(mock.id, T0), 5);
@@ -69,7 +72,9 @@ it('sqlite: the checkpointer worker copies committed pages into the database fil
   // 400 captures of 2 KB: about 800 KB, far below the automatic checkpoint's threshold.
   const body = Buffer.alloc(2048, 'x');
   const counts = await Promise.all(
-    Array.from({ length: 400 }, (_, i) => store.bins.captureRequest(capturedRequest(bin.id, { body, timestamp: T0 + i }), { maxRequests: 1000, now: T0 })),
+    Array.from({ length: 400 }, (_, i) =>
+      store.bins.captureRequest(capturedRequest(bin.id, { body, timestamp: T0 + i }), { maxRequests: 1000, now: T0 }),
+    ),
   );
   assert.equal(counts.at(-1)!.count, 400);
   assert.ok(400 * 2048 < WAL_AUTOCHECKPOINT_BYTES / 10, 'the test stays far below the automatic checkpoint');
@@ -77,7 +82,10 @@ it('sqlite: the checkpointer worker copies committed pages into the database fil
   for (let waited = 0; statSync(file).size < grown && waited < 5000; waited += CHECKPOINT_INTERVAL_MS) {
     await new Promise((r) => setTimeout(r, CHECKPOINT_INTERVAL_MS));
   }
-  assert.ok(statSync(file).size >= grown, `the database file grew from ${sizeBefore} to ${statSync(file).size} bytes (expected >= ${grown})`);
+  assert.ok(
+    statSync(file).size >= grown,
+    `the database file grew from ${sizeBefore} to ${statSync(file).size} bytes (expected >= ${grown})`,
+  );
   await store.close();
   const reopened = createSqliteStore({ dataDir: dir });
   assert.equal((await reopened.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 400);
@@ -96,14 +104,20 @@ it('sqlite: a new database has 16 KiB pages; one made with 4 KiB pages keeps the
   made.close();
   const reopened = createSqliteStore({ dataDir: older });
   await reopened.close();
-  for (const [dir, pageSize] of [[fresh, PAGE_SIZE], [older, 4096]] as const) {
+  for (const [dir, pageSize] of [
+    [fresh, PAGE_SIZE],
+    [older, 4096],
+  ] as const) {
     const db = new Database(join(dir, 'devutil.db'));
     assert.equal(db.pragma('page_size', { simple: true }), pageSize);
-    assert.equal(db.pragma('user_version', { simple: true }) as number > 0, true, 'migrated');
+    assert.equal((db.pragma('user_version', { simple: true }) as number) > 0, true, 'migrated');
     db.close();
   }
   // The bound each connection is given, in its file's pages.
-  for (const [dir, pages] of [[fresh, 1024], [older, 4096]] as const) {
+  for (const [dir, pages] of [
+    [fresh, 1024],
+    [older, 4096],
+  ] as const) {
     const db = openDatabase({ filename: join(dir, 'devutil.db'), synchronous: 'NORMAL' });
     assert.equal(db.pragma('wal_autocheckpoint', { simple: true }), pages);
     assert.equal(pages * (db.pragma('page_size', { simple: true }) as number), WAL_AUTOCHECKPOINT_BYTES);
@@ -111,7 +125,7 @@ it('sqlite: a new database has 16 KiB pages; one made with 4 KiB pages keeps the
   }
 });
 
-it('sqlite: retention hides a bin\'s oldest requests at once and deletes their rows in runs of EVICTION_RUN_ROWS', async () => {
+it("sqlite: retention hides a bin's oldest requests at once and deletes their rows in runs of EVICTION_RUN_ROWS", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'devutil-retention-'));
   const store = createSqliteStore({ dataDir: dir });
   const now = Date.UTC(2026, 10, 21, 10, 0, 0);
@@ -130,8 +144,14 @@ it('sqlite: retention hides a bin\'s oldest requests at once and deletes their r
   assert.equal(rowsOnDisk(), 10 + EVICTION_RUN_ROWS - 1, 'rows pushed out wait for a full run');
   const page = await store.bins.listRequests(bin.id, { limit: 200, offset: 0 });
   assert.equal(page.total, 10);
-  assert.deepEqual(page.items.map((r) => r.id), ids.slice(-10).reverse());
-  assert.deepEqual((await store.bins.listRequests(bin.id, { limit: 5, offset: 8 })).items.map((r) => r.id), [ids.at(-9), ids.at(-10)]);
+  assert.deepEqual(
+    page.items.map((r) => r.id),
+    ids.slice(-10).reverse(),
+  );
+  assert.deepEqual(
+    (await store.bins.listRequests(bin.id, { limit: 5, offset: 8 })).items.map((r) => r.id),
+    [ids.at(-9), ids.at(-10)],
+  );
   assert.equal(await store.bins.getRequest(bin.id, ids.at(-11)!), null, 'a request pushed out is gone for readers before its row is');
   assert.equal(await store.bins.getRequest(bin.id, ids[0]), null);
   assert.equal((await store.bins.getRequest(bin.id, ids.at(-10)!))!.id, ids.at(-10));
@@ -152,7 +172,10 @@ it('sqlite: retention hides a bin\'s oldest requests at once and deletes their r
   assert.equal(await store.bins.clearRequests(bin.id), 11);
   assert.equal(rowsOnDisk(), 0);
   await captureOne();
-  assert.deepEqual((await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).items.map((r) => r.id), [ids.at(-1)]);
+  assert.deepEqual(
+    (await store.bins.listRequests(bin.id, { limit: 200, offset: 0 })).items.map((r) => r.id),
+    [ids.at(-1)],
+  );
   reader.close();
   await store.close();
 });
@@ -170,42 +193,47 @@ it('sqlite: under load, captures that keep coming over a few event-loop turns sh
   };
   setImmediate(tick);
   try {
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-  const resolvedAt: number[] = [];
-  const captureNow = (i: number) => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now }).then(() => (resolvedAt[i] = turn));
-  /** Whether what `send` starts has resolved by the end of the event-loop turn it was sent in. */
-  const settlesInItsTurn = async (send: () => Promise<unknown>) => {
-    let settled = false;
-    const sentNow = send().then(() => (settled = true));
-    await nextTurn(); // queued after the group commit's own callback
-    const inTurn = settled;
-    await sentNow;
-    return inTurn;
-  };
-  // Idle: a lone capture commits in the turn it arrived (before the connection is read again).
-  assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture on an idle store');
-  // A group of GROUP_COMMIT_ROWS commits in the turn it reaches that size, and marks the store busy.
-  assert.equal(await settlesInItsTurn(() => Promise.all(Array.from({ length: GROUP_COMMIT_ROWS }, (_, i) => captureNow(i)))), true, 'a full group');
-  // Busy: one capture in each of GROUP_COMMIT_MAX_WAIT_TURNS + 1 consecutive turns makes one group.
-  resolvedAt.length = 0;
-  const burst: Promise<unknown>[] = [];
-  for (let i = 0; i <= GROUP_COMMIT_MAX_WAIT_TURNS; i++) {
-    burst.push(captureNow(i));
-    await nextTurn();
-  }
-  await Promise.all(burst);
-  assert.equal(new Set(resolvedAt).size, 1, `resolved in turns ${resolvedAt.join(', ')}`);
-  // That group was small (below GROUP_COMMIT_BUSY): the next capture commits in its own turn again.
-  assert.ok(GROUP_COMMIT_MAX_WAIT_TURNS + 1 < GROUP_COMMIT_BUSY);
-  assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture after a small group');
-  assert.equal((await store.bins.getBin(bin.id, now))!.requestCount, 1 + GROUP_COMMIT_ROWS + GROUP_COMMIT_MAX_WAIT_TURNS + 1 + 1);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const resolvedAt: number[] = [];
+    const captureNow = (i: number) =>
+      store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now }).then(() => (resolvedAt[i] = turn));
+    /** Whether what `send` starts has resolved by the end of the event-loop turn it was sent in. */
+    const settlesInItsTurn = async (send: () => Promise<unknown>) => {
+      let settled = false;
+      const sentNow = send().then(() => (settled = true));
+      await nextTurn(); // queued after the group commit's own callback
+      const inTurn = settled;
+      await sentNow;
+      return inTurn;
+    };
+    // Idle: a lone capture commits in the turn it arrived (before the connection is read again).
+    assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture on an idle store');
+    // A group of GROUP_COMMIT_ROWS commits in the turn it reaches that size, and marks the store busy.
+    assert.equal(
+      await settlesInItsTurn(() => Promise.all(Array.from({ length: GROUP_COMMIT_ROWS }, (_, i) => captureNow(i)))),
+      true,
+      'a full group',
+    );
+    // Busy: one capture in each of GROUP_COMMIT_MAX_WAIT_TURNS + 1 consecutive turns makes one group.
+    resolvedAt.length = 0;
+    const burst: Promise<unknown>[] = [];
+    for (let i = 0; i <= GROUP_COMMIT_MAX_WAIT_TURNS; i++) {
+      burst.push(captureNow(i));
+      await nextTurn();
+    }
+    await Promise.all(burst);
+    assert.equal(new Set(resolvedAt).size, 1, `resolved in turns ${resolvedAt.join(', ')}`);
+    // That group was small (below GROUP_COMMIT_BUSY): the next capture commits in its own turn again.
+    assert.ok(GROUP_COMMIT_MAX_WAIT_TURNS + 1 < GROUP_COMMIT_BUSY);
+    assert.equal(await settlesInItsTurn(() => captureNow(0)), true, 'a lone capture after a small group');
+    assert.equal((await store.bins.getBin(bin.id, now))!.requestCount, 1 + GROUP_COMMIT_ROWS + GROUP_COMMIT_MAX_WAIT_TURNS + 1 + 1);
   } finally {
     ticking = false;
     await store.close();
   }
 });
 
-it('sqlite: a bin takes at most MAX_ID_SEQUENCE captures (its requests\' numbers fill 32 bits); past that a capture is 503 storage_unavailable and nothing changes', async () => {
+it("sqlite: a bin takes at most MAX_ID_SEQUENCE captures (its requests' numbers fill 32 bits); past that a capture is 503 storage_unavailable and nothing changes", async () => {
   const store = createSqliteStore({ dataDir: ':memory:' });
   const now = Date.UTC(2026, 10, 21, 10, 0, 0);
   const full = binRecord('key_full', { createdAt: now, expiresAt: now + 3_600_000, requestCount: MAX_ID_SEQUENCE - 1 });
@@ -214,9 +242,15 @@ it('sqlite: a bin takes at most MAX_ID_SEQUENCE captures (its requests\' numbers
   assert.equal(last!.count, MAX_ID_SEQUENCE);
   assert.match(last!.id, /^req_4gfFC3[0-9A-Za-z]{22}$/, '4294967295 in 6 base62 digits');
   assert.equal((await store.bins.getRequest(full.id, last!.id))!.id, last!.id);
-  await assert.rejects(store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now }), (err: unknown) => (err as { code?: string }).code === 'storage_unavailable');
+  await assert.rejects(
+    store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now }),
+    (err: unknown) => (err as { code?: string }).code === 'storage_unavailable',
+  );
   assert.equal((await store.bins.getBin(full.id, now))!.requestCount, MAX_ID_SEQUENCE);
-  assert.deepEqual((await store.bins.listRequests(full.id, { limit: 10, offset: 0 })).items.map((r) => r.id), [last!.id]);
+  assert.deepEqual(
+    (await store.bins.listRequests(full.id, { limit: 10, offset: 0 })).items.map((r) => r.id),
+    [last!.id],
+  );
   // Another bin in the same group commit is not held back by the full one.
   const other = binRecord('key_full', { createdAt: now, expiresAt: now + 3_600_000 });
   await store.bins.createBin(other);

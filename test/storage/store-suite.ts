@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newId } from '../../src/lib/ids.js';
-import { KEY_CHANGES_CHANNEL, type BinRecord, type CaptureOptions, type MockRecord, type NewCapture, type Store } from '../../src/storage/types.js';
+import {
+  KEY_CHANGES_CHANNEL,
+  type BinRecord,
+  type CaptureOptions,
+  type MockRecord,
+  type NewCapture,
+  type Store,
+} from '../../src/storage/types.js';
 
 const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
 const HOUR = 3_600_000;
@@ -12,9 +19,16 @@ export function binRecord(owner: string, overrides: Partial<BinRecord> = {}): Bi
 
 export function capturedRequest(binId: string, overrides: Partial<NewCapture> = {}): NewCapture {
   return {
-    binId, method: 'POST', path: `/v1/catch/${binId}/hook`, queryString: 'a=1&b=2',
-    headers: { 'content-type': 'application/octet-stream', 'x-multi': 'a, b' }, body: Buffer.from([0, 1, 2, 255, 254]),
-    contentType: 'application/octet-stream', sourceIp: '127.0.0.1', timestamp: T0 + 1000, ...overrides,
+    binId,
+    method: 'POST',
+    path: `/v1/catch/${binId}/hook`,
+    queryString: 'a=1&b=2',
+    headers: { 'content-type': 'application/octet-stream', 'x-multi': 'a, b' },
+    body: Buffer.from([0, 1, 2, 255, 254]),
+    contentType: 'application/octet-stream',
+    sourceIp: '127.0.0.1',
+    timestamp: T0 + 1000,
+    ...overrides,
   };
 }
 
@@ -27,9 +41,21 @@ export async function captureId(store: Store, request: NewCapture, options: Capt
 
 export function mockRecord(owner: string, overrides: Partial<MockRecord> = {}): MockRecord {
   return {
-    id: newId('mock_'), ownerKeyId: owner, name: 'm', statusCode: 201, contentType: 'text/plain', headers: { 'x-a': '1' },
-    body: 'hello', responseBodyJson: null, method: null, path: null, delayMs: 0, createdAt: T0, expiresAt: T0 + HOUR,
-    hitCount: 0, ...overrides,
+    id: newId('mock_'),
+    ownerKeyId: owner,
+    name: 'm',
+    statusCode: 201,
+    contentType: 'text/plain',
+    headers: { 'x-a': '1' },
+    body: 'hello',
+    responseBodyJson: null,
+    method: null,
+    path: null,
+    delayMs: 0,
+    createdAt: T0,
+    expiresAt: T0 + HOUR,
+    hitCount: 0,
+    ...overrides,
   };
 }
 
@@ -78,7 +104,16 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
 
     it('keys: create, find by digest, list, count, rotate, revoke', async () => {
       const before = await store.keys.countKeys();
-      const rec = { id: newId('key_'), digest: 'd'.repeat(64), hint: 'dk_abcd…', name: 'n', plan: 'free', marketplaceHost: null, createdAt: T0, revokedAt: null };
+      const rec = {
+        id: newId('key_'),
+        digest: 'd'.repeat(64),
+        hint: 'dk_abcd…',
+        name: 'n',
+        plan: 'free',
+        marketplaceHost: null,
+        createdAt: T0,
+        revokedAt: null,
+      };
       await store.keys.createKey(rec);
       assert.deepEqual(await store.keys.findKeyByDigest(rec.digest), rec);
       assert.deepEqual(await store.keys.getKey(rec.id), rec);
@@ -134,10 +169,16 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.equal(await store.bins.getBin(c.id, T0 + 30), null, 'expired at expires_at');
       const all = await store.bins.listBins(o, { limit: 10, offset: 0 }, T0 + 25);
       assert.equal(all.total, 3);
-      assert.deepEqual(all.items.map((x) => x.id), [c.id, b.id, a.id]);
+      assert.deepEqual(
+        all.items.map((x) => x.id),
+        [c.id, b.id, a.id],
+      );
       const later = await store.bins.listBins(o, { limit: 1, offset: 1 }, T0 + 40);
       assert.equal(later.total, 2);
-      assert.deepEqual(later.items.map((x) => x.id), [a.id]);
+      assert.deepEqual(
+        later.items.map((x) => x.id),
+        [a.id],
+      );
       assert.equal(await store.bins.getBin('bin_nope', T0), null);
     });
 
@@ -152,7 +193,11 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.notEqual(firstId, secondId);
       const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
       assert.equal(page.total, 2);
-      assert.deepEqual(page.items.map((r) => r.id), [secondId, firstId], 'capture order breaks timestamp ties');
+      assert.deepEqual(
+        page.items.map((r) => r.id),
+        [secondId, firstId],
+        'capture order breaks timestamp ties',
+      );
       const { headers: _h, body: _b, ...summary } = first;
       assert.deepEqual(page.items[1], { ...summary, id: firstId, contentLength: 5 });
       const read = await store.bins.getRequest(bin.id, firstId);
@@ -162,7 +207,11 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const other = binRecord(owner());
       await store.bins.createBin(other);
       assert.equal(await store.bins.getRequest(other.id, firstId), null, 'nor through another live bin');
-      assert.equal(await store.bins.getRequest(bin.id, firstId.slice(0, -1) + (firstId.endsWith('a') ? 'b' : 'a')), null, 'an id differing in its last character is not found');
+      assert.equal(
+        await store.bins.getRequest(bin.id, firstId.slice(0, -1) + (firstId.endsWith('a') ? 'b' : 'a')),
+        null,
+        'an id differing in its last character is not found',
+      );
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 2);
       assert.equal(await store.bins.clearRequests(bin.id), 2);
       assert.equal((await store.bins.listRequests(bin.id, { limit: 50, offset: 0 })).total, 0);
@@ -194,18 +243,29 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       }
       const page = await store.bins.listRequests(bin.id, { limit: 50, offset: 0 });
       assert.equal(page.total, 3);
-      assert.deepEqual(page.items.map((r) => r.id), ids.slice(4).reverse());
+      assert.deepEqual(
+        page.items.map((r) => r.id),
+        ids.slice(4).reverse(),
+      );
       assert.equal(await store.bins.getRequest(bin.id, ids[0]), null, 'evicted requests are gone');
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 7);
       const paged = await store.bins.listRequests(bin.id, { limit: 2, offset: 1 });
-      assert.deepEqual(paged.items.map((r) => r.id), [ids[5], ids[4]]);
+      assert.deepEqual(
+        paged.items.map((r) => r.id),
+        [ids[5], ids[4]],
+      );
     });
 
     it('captures: 300 concurrent captures to one bin are all stored and counted', async () => {
       const bin = binRecord(owner());
       await store.bins.createBin(bin);
-      const captured = await Promise.all(Array.from({ length: 300 }, () => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 })));
-      assert.deepEqual(captured.map((c) => c!.count).sort((x, y) => x - y), Array.from({ length: 300 }, (_, i) => i + 1));
+      const captured = await Promise.all(
+        Array.from({ length: 300 }, () => store.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 })),
+      );
+      assert.deepEqual(
+        captured.map((c) => c!.count).sort((x, y) => x - y),
+        Array.from({ length: 300 }, (_, i) => i + 1),
+      );
       assert.equal(new Set(captured.map((c) => c!.id)).size, 300, 'every request has its own id');
       assert.equal((await store.bins.listRequests(bin.id, { limit: 1, offset: 0 })).total, 300);
       assert.equal((await store.bins.getBin(bin.id, T0))!.requestCount, 300);
@@ -216,13 +276,21 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const b = binRecord(owner());
       await store.bins.createBin(a);
       await store.bins.createBin(b);
-      const sent = ['a', 'b', 'a', 'x', 'a', 'b', 'a', 'a'].map((which) => capturedRequest(which === 'a' ? a.id : which === 'b' ? b.id : 'bin_missing'));
+      const sent = ['a', 'b', 'a', 'x', 'a', 'b', 'a', 'a'].map((which) =>
+        capturedRequest(which === 'a' ? a.id : which === 'b' ? b.id : 'bin_missing'),
+      );
       const captured = await Promise.all(sent.map((r) => store.bins.captureRequest(r, { maxRequests: 3, now: T0 })));
-      assert.deepEqual(captured.map((c) => c?.count ?? null), [1, 1, 2, null, 3, 2, 4, 5]);
+      assert.deepEqual(
+        captured.map((c) => c?.count ?? null),
+        [1, 1, 2, null, 3, 2, 4, 5],
+      );
       const ids = captured.map((c) => c?.id);
       const kept = (await store.bins.listRequests(a.id, { limit: 50, offset: 0 })).items.map((r) => r.id);
       assert.deepEqual(kept, [ids[7], ids[6], ids[4]], 'the newest 3 of bin a, newest first');
-      assert.deepEqual((await store.bins.listRequests(b.id, { limit: 50, offset: 0 })).items.map((r) => r.id), [ids[5], ids[1]]);
+      assert.deepEqual(
+        (await store.bins.listRequests(b.id, { limit: 50, offset: 0 })).items.map((r) => r.id),
+        [ids[5], ids[1]],
+      );
       assert.equal((await store.bins.getBin(a.id, T0))!.requestCount, 5);
       assert.equal((await store.bins.getBin(b.id, T0))!.requestCount, 2);
     });
@@ -242,14 +310,24 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
     it('mocks: create, get, list, patch, hit counts, delete, expiry', async () => {
       const o = owner();
       const m = mockRecord(o);
-      const json = mockRecord(o, { createdAt: T0 + 5, body: null, responseBodyJson: '{"x":[1,2]}', method: 'POST', path: '/orders', headers: {} });
+      const json = mockRecord(o, {
+        createdAt: T0 + 5,
+        body: null,
+        responseBodyJson: '{"x":[1,2]}',
+        method: 'POST',
+        path: '/orders',
+        headers: {},
+      });
       await store.mocks.createMock(m);
       await store.mocks.createMock(json);
       assert.deepEqual(await store.mocks.getMock(m.id, T0), m);
       assert.deepEqual(await store.mocks.getMock(json.id, T0), json);
       const list = await store.mocks.listMocks(o, { limit: 10, offset: 0 }, T0);
       assert.equal(list.total, 2);
-      assert.deepEqual(list.items.map((x) => x.id), [json.id, m.id]);
+      assert.deepEqual(
+        list.items.map((x) => x.id),
+        [json.id, m.id],
+      );
       const patched = await store.mocks.updateMock(m.id, { statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 }, T0);
       assert.deepEqual(patched, { ...m, statusCode: 404, headers: { 'x-b': '2' }, body: null, delayMs: 50 });
       assert.deepEqual(await store.mocks.getMock(m.id, T0), patched, 'a read after a patch sees the patch');
@@ -259,9 +337,17 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.equal(await store.mocks.recordMockHit(m.id, T0), 1);
       assert.equal(await store.mocks.recordMockHit(m.id, T0), 2);
       const hits = await Promise.all(Array.from({ length: 50 }, () => store.mocks.recordMockHit(json.id, T0)));
-      assert.deepEqual([...(hits as number[])].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1), 'concurrent hits get distinct counts');
+      assert.deepEqual(
+        [...(hits as number[])].sort((a, b) => a - b),
+        Array.from({ length: 50 }, (_, i) => i + 1),
+        'concurrent hits get distinct counts',
+      );
       assert.equal((await store.mocks.getMock(json.id, T0))!.hitCount, 50);
-      assert.equal((await store.mocks.listMocks(o, { limit: 10, offset: 0 }, T0)).items.find((x) => x.id === json.id)!.hitCount, 50, 'a list shows every hit');
+      assert.equal(
+        (await store.mocks.listMocks(o, { limit: 10, offset: 0 }, T0)).items.find((x) => x.id === json.id)!.hitCount,
+        50,
+        'a list shows every hit',
+      );
       assert.equal((await store.mocks.updateMock(json.id, { delayMs: 10 }, T0))!.hitCount, 50, 'a patch keeps the count');
       assert.equal(await store.mocks.recordMockHit(json.id, T0), 51, 'counting goes on after a patch');
       assert.equal(await store.mocks.recordMockHit(m.id, T0 + HOUR), null, 'expired mocks are not served');
@@ -295,18 +381,35 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
     it('keys: a revocation or rotation is announced on KEY_CHANGES_CHANNEL to every instance', async () => {
       const heard: string[] = [];
       const unsubscribe = await peer.pubsub.subscribe(KEY_CHANGES_CHANNEL, (id) => heard.push(id));
-      const rec = { id: newId('key_'), digest: '1'.repeat(64), hint: 'dk_1111…', name: 'n', plan: 'free', marketplaceHost: null, createdAt: T0, revokedAt: null };
+      const rec = {
+        id: newId('key_'),
+        digest: '1'.repeat(64),
+        hint: 'dk_1111…',
+        name: 'n',
+        plan: 'free',
+        marketplaceHost: null,
+        createdAt: T0,
+        revokedAt: null,
+      };
       await store.keys.createKey(rec);
       assert.equal(await store.keys.rotateKey(rec.id, '2'.repeat(64), 'dk_2222…'), true);
       await settle(() => heard.includes(rec.id));
-      assert.deepEqual(heard.filter((id) => id === rec.id), [rec.id], 'rotation announced');
+      assert.deepEqual(
+        heard.filter((id) => id === rec.id),
+        [rec.id],
+        'rotation announced',
+      );
       assert.equal(await store.keys.revokeKey(rec.id, T0 + 1), true);
       assert.equal(await store.keys.revokeKey(rec.id, T0 + 2), false);
       assert.equal(await store.keys.revokeKey('key_unknown', T0), false);
       await settle(() => heard.filter((id) => id === rec.id).length === 2);
       await new Promise((r) => setTimeout(r, 50));
       await unsubscribe();
-      assert.deepEqual(heard.filter((id) => id === rec.id), [rec.id, rec.id], 'revocation announced once; refused changes are not');
+      assert.deepEqual(
+        heard.filter((id) => id === rec.id),
+        [rec.id, rec.id],
+        'revocation announced once; refused changes are not',
+      );
       assert.ok(!heard.includes('key_unknown'));
     });
 
@@ -319,13 +422,19 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const expected = [...bins.map((b) => b.id).reverse(), older.id];
       const all = await peer.bins.listBins(o, { limit: 20, offset: 0 }, T0);
       assert.equal(all.total, 9);
-      assert.deepEqual(all.items.map((b) => b.id), expected);
+      assert.deepEqual(
+        all.items.map((b) => b.id),
+        expected,
+      );
       const page = await store.bins.listBins(o, { limit: 3, offset: 2 }, T0);
       assert.deepEqual({ total: page.total, ids: page.items.map((b) => b.id) }, { total: 9, ids: expected.slice(2, 5) });
       const mocks = Array.from({ length: 8 }, () => mockRecord(o, { createdAt: T0 }));
       for (const [i, mock] of mocks.entries()) await (i % 2 ? store : peer).mocks.createMock(mock);
       const listed = await store.mocks.listMocks(o, { limit: 20, offset: 0 }, T0);
-      assert.deepEqual(listed.items.map((m) => m.id), mocks.map((m) => m.id).reverse());
+      assert.deepEqual(
+        listed.items.map((m) => m.id),
+        mocks.map((m) => m.id).reverse(),
+      );
     });
 
     it('captures: a listing taken while captures evict old requests holds as many items as its total says', async () => {
@@ -337,9 +446,11 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       for (let i = 0; i < 400; i++) {
         captures.push((i % 2 ? peer : store).bins.captureRequest(capturedRequest(bin.id), { maxRequests: 5, now: T0 }));
         if (i % 4 === 0) {
-          listings.push(store.bins.listRequests(bin.id, { limit: 5, offset: 0 }).then((page) => {
-            if (page.items.length !== page.total || page.total > 5) short.push(`total ${page.total}, ${page.items.length} items`);
-          }));
+          listings.push(
+            store.bins.listRequests(bin.id, { limit: 5, offset: 0 }).then((page) => {
+              if (page.items.length !== page.total || page.total > 5) short.push(`total ${page.total}, ${page.items.length} items`);
+            }),
+          );
         }
       }
       await Promise.all([...captures, ...listings]);
@@ -355,12 +466,21 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const heard: string[] = [];
       const unsubscribe = await peer.pubsub.subscribe(channel, (message) => heard.push(message));
       const sent = Array.from({ length: 300 }, () => capturedRequest(bin.id));
-      const counts = await Promise.all(sent.map((r, i) => (i % 2 ? peer : store).bins.captureRequest(r, {
-        maxRequests: 1000, now: T0, announce: { channel, message: (id) => id },
-      })));
+      const counts = await Promise.all(
+        sent.map((r, i) =>
+          (i % 2 ? peer : store).bins.captureRequest(r, {
+            maxRequests: 1000,
+            now: T0,
+            announce: { channel, message: (id) => id },
+          }),
+        ),
+      );
       assert.ok(counts.every((c) => c !== null));
       const refused = capturedRequest('bin_missing');
-      assert.equal(await store.bins.captureRequest(refused, { maxRequests: 10, now: T0, announce: { channel, message: (id) => id } }), null);
+      assert.equal(
+        await store.bins.captureRequest(refused, { maxRequests: 10, now: T0, announce: { channel, message: (id) => id } }),
+        null,
+      );
       await settle(() => heard.length >= sent.length);
       await new Promise((r) => setTimeout(r, 50));
       await unsubscribe();
@@ -374,7 +494,10 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       const unsubscribe = await store.pubsub.subscribe(channel, (m) => got.push(m));
       for (let i = 0; i < 20; i++) await store.pubsub.publish(channel, String(i));
       for (let i = 0; i < 50 && got.length < 20; i++) await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(got, Array.from({ length: 20 }, (_, i) => String(i)));
+      assert.deepEqual(
+        got,
+        Array.from({ length: 20 }, (_, i) => String(i)),
+      );
       await unsubscribe();
       await store.pubsub.publish(channel, 'late');
       await new Promise((r) => setTimeout(r, 100));

@@ -21,7 +21,12 @@ describe('bins: create, read, list, delete', () => {
 
   it('POST /v1/bins answers 201 with the bin and an absolute catch url from the request host', async () => {
     const before = t.clock.now();
-    const res = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...t.auth, host: 'hooks.test:8080' }, payload: { name: 'stripe' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/bins',
+      headers: { ...t.auth, host: 'hooks.test:8080' },
+      payload: { name: 'stripe' },
+    });
     assert.equal(res.statusCode, 201);
     const { bin, url } = res.json();
     assert.match(bin.bin_id, BIN_ID);
@@ -41,7 +46,12 @@ describe('bins: create, read, list, delete', () => {
     assert.equal(res.statusCode, 201);
     assert.equal(res.json().bin.name, '');
     // The same with an empty body declared as JSON (fetch with a content-type header and no body).
-    const declared = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '' });
+    const declared = await t.app.inject({
+      method: 'POST',
+      url: '/v1/bins',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: '',
+    });
     assert.equal(declared.statusCode, 201, declared.body);
     const short = await createBin(t, { ttl_seconds: 60 });
     assert.equal(Date.parse(short.expires_at) - Date.parse(short.created_at), 60_000);
@@ -106,10 +116,16 @@ describe('bins: create, read, list, delete', () => {
     const all = await t.app.inject({ method: 'GET', url: '/v1/bins', headers });
     assert.equal(all.statusCode, 200);
     assert.equal(all.json().total, 3);
-    assert.deepEqual(all.json().bins.map((b: { name: string }) => b.name), ['b2', 'b1', 'b0']);
+    assert.deepEqual(
+      all.json().bins.map((b: { name: string }) => b.name),
+      ['b2', 'b1', 'b0'],
+    );
     const page = await t.app.inject({ method: 'GET', url: '/v1/bins?limit=1&offset=1', headers });
     assert.equal(page.json().total, 3);
-    assert.deepEqual(page.json().bins.map((b: { bin_id: string }) => b.bin_id), [made[1].bin_id]);
+    assert.deepEqual(
+      page.json().bins.map((b: { bin_id: string }) => b.bin_id),
+      [made[1].bin_id],
+    );
   });
 
   for (const query of ['limit=0', 'limit=201', 'limit=-1', 'limit=abc', 'offset=-1']) {
@@ -211,7 +227,8 @@ describe('bins: an expired bin is purged when it is accessed (SQLite store)', ()
       const other = await createBin(t, { ttl_seconds: 60 });
       const ids: string[] = [];
       // More than one purge chunk (500 rows).
-      for (let i = 0; i < 520; i++) ids.push((await t.app.inject({ method: 'POST', url: `/v1/catch/${bin.bin_id}`, payload: String(i) })).json().request_id);
+      for (let i = 0; i < 520; i++)
+        ids.push((await t.app.inject({ method: 'POST', url: `/v1/catch/${bin.bin_id}`, payload: String(i) })).json().request_id);
       const kept = (await t.app.inject({ method: 'POST', url: `/v1/catch/${other.bin_id}`, payload: 'x' })).json().request_id;
       t.clock.advance(60_000);
       assert.equal((await access(bin.bin_id)).statusCode, 404);

@@ -19,30 +19,58 @@ describe('catch: a request over a socket and through inject() answer and store a
     const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests?limit=1`, headers: t.auth })).json();
     const id = list.requests[0].request_id;
     const { request } = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${id}`, headers: t.auth })).json();
-    return { total: list.total, method: request.method, path: request.path, query: request.query_string, body: request.body, type: request.headers['content-type'] ?? null };
+    return {
+      total: list.total,
+      method: request.method,
+      path: request.path,
+      query: request.query_string,
+      body: request.body,
+      type: request.headers['content-type'] ?? null,
+    };
   };
 
   it('same status, headers, body and stored capture for every kind of request and error', async () => {
     const cases: Array<{ path: string; method: string; headers?: Record<string, string>; body?: string; status: number }> = [
-      { path: `/v1/catch/${binId}`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"paid"}', status: 200 },
-      { path: `/v1/catch/${binId}/hooks/stripe?a=1&b=%20`, method: 'PUT', headers: { 'content-type': 'garbage' }, body: 'raw text', status: 200 },
+      {
+        path: `/v1/catch/${binId}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"event":"paid"}',
+        status: 200,
+      },
+      {
+        path: `/v1/catch/${binId}/hooks/stripe?a=1&b=%20`,
+        method: 'PUT',
+        headers: { 'content-type': 'garbage' },
+        body: 'raw text',
+        status: 200,
+      },
       { path: `/v1/catch/${binId}`, method: 'GET', status: 200 },
       { path: `/v1/catch/${binId}`, method: 'GET', headers: { 'content-type': 'text/plain' }, body: 'a GET body', status: 200 },
       { path: `/v1/catch/${binId}`, method: 'HEAD', status: 200 },
       { path: `/v1/catch/${binId}`, method: 'PURGE', status: 200 },
-      { path: `/v1/catch/${binId}`, method: 'OPTIONS', headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-sig' }, status: 200 },
+      {
+        path: `/v1/catch/${binId}`,
+        method: 'OPTIONS',
+        headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-sig' },
+        status: 200,
+      },
       { path: `/v1/catch/${binId}`, method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(1001), status: 413 },
       { path: '/v1/catch/bin_doesNotExist000000000000', method: 'POST', body: 'x', status: 404 },
     ];
     for (const c of cases) {
       const headers = { 'x-request-id': 'same-id-2', ...c.headers };
-      const label = `${c.method} ${c.path} ${c.body ?? "(no body)"}`;
+      const label = `${c.method} ${c.path} ${c.body ?? '(no body)'}`;
       const wire = await overSocket(base, c.path, c.method, headers, c.body);
       const storedWire = c.status === 200 ? await newest() : null;
       const injected = await t.app.inject({ method: c.method as 'GET', url: c.path, headers, payload: c.body });
       const storedInjected = c.status === 200 ? await newest() : null;
       assert.equal(wire.status, c.status, label);
-      assert.deepEqual(comparable(wire), comparable({ status: injected.statusCode, headers: injected.headers, body: injected.body }), label);
+      assert.deepEqual(
+        comparable(wire),
+        comparable({ status: injected.statusCode, headers: injected.headers, body: injected.body }),
+        label,
+      );
       assert.equal(wire.headers['x-request-id'], 'same-id-2', label);
       assert.equal(wire.headers['access-control-allow-origin'], '*', label);
       if (storedWire && storedInjected) {
@@ -66,7 +94,11 @@ describe('catch: a request target in absolute form (RFC 9112 §3.2.2)', () => {
     const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
     const { port } = new URL(base);
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.end(`GET http://127.0.0.1:${port}/v1/catch/${binId}/abs?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`));
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.end(
+          `GET http://127.0.0.1:${port}/v1/catch/${binId}/abs?x=1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+        ),
+      );
       let out = '';
       socket.on('data', (d) => (out += d.toString('latin1')));
       socket.on('end', () => resolve(out));
@@ -101,7 +133,9 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
       socket.on('end', () => {
         const [head, body] = [all.slice(0, all.indexOf('\r\n\r\n')), all.slice(all.indexOf('\r\n\r\n') + 4)];
         const [status, ...lines] = head.split('\r\n');
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         resolve({ status: Number(status!.split(' ')[1]), headers, body });
       });
       socket.on('error', reject);
@@ -110,7 +144,10 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
   const requests = async () => (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
 
   it('is captured like any method, its Content-Length body too, and answered with the catch 200 before the connection closes', async () => {
-    const answer = await raw(`CONNECT /v1/catch/${binId}/tunnel?x=1 HTTP/1.1\r\nHost: h\r\nX-Request-Id: conn-1\r\nContent-Length: 10\r\n\r\nhello`, [' worl', 'd']);
+    const answer = await raw(
+      `CONNECT /v1/catch/${binId}/tunnel?x=1 HTTP/1.1\r\nHost: h\r\nX-Request-Id: conn-1\r\nContent-Length: 10\r\n\r\nhello`,
+      [' worl', 'd'],
+    );
     assert.equal(answer.status, 200);
     assert.equal(answer.headers['x-request-id'], 'conn-1');
     assert.equal(answer.headers['access-control-allow-origin'], '*');
@@ -121,7 +158,9 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
     assert.equal(body.bin_id, binId);
     const list = await requests();
     assert.equal(list.total, 1);
-    const { request } = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${body.request_id}`, headers: t.auth })).json();
+    const { request } = (
+      await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests/${body.request_id}`, headers: t.auth })
+    ).json();
     assert.equal(request.method, 'CONNECT');
     assert.equal(request.path, `/v1/catch/${binId}/tunnel`);
     assert.equal(request.query_string, 'x=1');
@@ -209,9 +248,15 @@ describe('catch: CONNECT connections are bounded like any other', () => {
     try {
       const port = Number(new URL(await listenOnLoopback(t.app)).port);
       const binId = (await t.app.inject({ method: 'POST', url: '/v1/bins', headers: t.auth, payload: {} })).json().bin.bin_id;
-      await halfOpen(port, `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9, 127.0.0.1\r\nContent-Length: 0\r\n\r\n`);
+      await halfOpen(
+        port,
+        `CONNECT /v1/catch/${binId} HTTP/1.1\r\nHost: h\r\nX-Forwarded-For: 203.0.113.9, 127.0.0.1\r\nContent-Length: 0\r\n\r\n`,
+      );
       const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
-      assert.deepEqual(list.requests.map((r: { method: string; source_ip: string }) => [r.method, r.source_ip]), [['CONNECT', '203.0.113.9']]);
+      assert.deepEqual(
+        list.requests.map((r: { method: string; source_ip: string }) => [r.method, r.source_ip]),
+        [['CONNECT', '203.0.113.9']],
+      );
     } finally {
       await t.close();
     }

@@ -90,8 +90,18 @@ describe('catch: what is stored', () => {
     assertSecurityHeaders(res.headers);
     const r = await detail(t, binId, ack.request_id);
     assert.deepEqual(Object.keys(r).sort(), [
-      'bin_id', 'body', 'body_encoding', 'content_length', 'content_type', 'headers', 'method', 'path', 'query_string',
-      'request_id', 'source_ip', 'timestamp',
+      'bin_id',
+      'body',
+      'body_encoding',
+      'content_length',
+      'content_type',
+      'headers',
+      'method',
+      'path',
+      'query_string',
+      'request_id',
+      'source_ip',
+      'timestamp',
     ]);
     assert.equal(r.method, 'POST');
     assert.equal(r.path, `/v1/catch/${binId}/stripe/events`);
@@ -107,12 +117,17 @@ describe('catch: what is stored', () => {
     const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
     const number = [...ack.request_id.slice(4, 10)].reduce((n: number, c: string) => n * 62 + base62.indexOf(c), 0);
     const bin = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}`, headers: t.auth })).json().bin;
-    assert.equal(number, bin.request_count, 'the id carries the request\'s number in its bin (the latest capture)');
+    assert.equal(number, bin.request_count, "the id carries the request's number in its bin (the latest capture)");
   });
 
   it('binary bodies are stored byte for byte and returned as base64', async () => {
     const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => i % 256));
-    const res = await t.app.inject({ method: 'PUT', url: `/v1/catch/${binId}`, headers: { 'content-type': 'application/octet-stream' }, payload: bytes });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/catch/${binId}`,
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: bytes,
+    });
     const r = await detail(t, binId, res.json().request_id);
     assert.equal(r.body_encoding, 'base64');
     assert.deepEqual(Buffer.from(r.body, 'base64'), bytes);
@@ -122,7 +137,12 @@ describe('catch: what is stored', () => {
 
   it('a gzipped JSON body is captured as sent (compressed bytes, Content-Encoding kept), not refused', async () => {
     const bytes = gzipSync(JSON.stringify({ event: 'push' }));
-    const res = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: bytes });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/catch/${binId}`,
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: bytes,
+    });
     assert.equal(res.statusCode, 200);
     const r = await detail(t, binId, res.json().request_id);
     assert.equal(r.headers['content-encoding'], 'gzip');
@@ -131,10 +151,20 @@ describe('catch: what is stored', () => {
 
   it('invalid UTF-8 (a Latin-1 é) comes back as base64; valid multi-byte UTF-8 as text', async () => {
     const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
-    const bad = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'text/plain' }, payload: latin1 });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: `/v1/catch/${binId}`,
+      headers: { 'content-type': 'text/plain' },
+      payload: latin1,
+    });
     const r1 = await detail(t, binId, bad.json().request_id);
     assert.deepEqual([r1.body, r1.body_encoding, r1.content_length], [latin1.toString('base64'), 'base64', 4]);
-    const good = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'text/plain; charset=utf-8' }, payload: 'café 🎉' });
+    const good = await t.app.inject({
+      method: 'POST',
+      url: `/v1/catch/${binId}`,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      payload: 'café 🎉',
+    });
     const r2 = await detail(t, binId, good.json().request_id);
     assert.deepEqual([r2.body, r2.body_encoding, r2.content_length, r2.content_type], ['café 🎉', 'utf8', 10, 'text/plain; charset=utf-8']);
   });
@@ -143,7 +173,11 @@ describe('catch: what is stored', () => {
     ['without a content type', {}, 'plain bytes'],
     ['with a malformed content type', { 'content-type': 'garbage' }, 'still kept'],
     ['as a form', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1&b=%C3%A9'],
-    ['as multipart', { 'content-type': 'multipart/form-data; boundary=XyZ' }, '--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n'],
+    [
+      'as multipart',
+      { 'content-type': 'multipart/form-data; boundary=XyZ' },
+      '--XyZ\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--XyZ--\r\n',
+    ],
     ['as broken JSON', { 'content-type': 'application/json' }, '{"a":'],
   ] as const) {
     it(`a body ${label} is captured as received`, async () => {
@@ -157,7 +191,12 @@ describe('catch: what is stored', () => {
 
   for (const method of ['GET', 'DELETE', 'PATCH', 'PURGE', 'PROPFIND', 'REPORT', 'MKCOL', 'LOCK']) {
     it(`${method} is captured with its method and body`, async () => {
-      const res = await t.app.inject({ method: method as 'GET', url: `/v1/catch/${binId}/m?x=${method}`, headers: { 'content-type': 'text/plain' }, payload: `body of ${method}` });
+      const res = await t.app.inject({
+        method: method as 'GET',
+        url: `/v1/catch/${binId}/m?x=${method}`,
+        headers: { 'content-type': 'text/plain' },
+        payload: `body of ${method}`,
+      });
       assert.equal(res.statusCode, 200, res.body);
       const r = await detail(t, binId, res.json().request_id);
       assert.deepEqual([r.method, r.body, r.query_string], [method, `body of ${method}`, `x=${method}`]);
@@ -170,14 +209,21 @@ describe('catch: what is stored', () => {
     assert.equal(res.body, '');
     assertSecurityHeaders(res.headers);
     const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests?limit=1`, headers: t.auth })).json();
-    assert.deepEqual([list.requests[0].method, list.requests[0].path, list.requests[0].content_length], ['HEAD', `/v1/catch/${binId}/h`, 0]);
+    assert.deepEqual(
+      [list.requests[0].method, list.requests[0].path, list.requests[0].content_length],
+      ['HEAD', `/v1/catch/${binId}/h`, 0],
+    );
   });
 
   it('a CORS preflight is captured and allows the requested method and headers', async () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
       url: `/v1/catch/${binId}`,
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type, x-sig' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type, x-sig',
+      },
     });
     assert.equal(res.statusCode, 200);
     assertSecurityHeaders(res.headers);
@@ -205,7 +251,12 @@ describe('catch: limits', () => {
 
   it('a body of MAX_BODY_BYTES is stored; MAX_BODY_BYTES + 1 is 413 with nothing stored', async () => {
     const binId = await createBin(t);
-    const ok = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'text/plain' }, payload: 'a'.repeat(64) });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `/v1/catch/${binId}`,
+      headers: { 'content-type': 'text/plain' },
+      payload: 'a'.repeat(64),
+    });
     assert.equal(ok.statusCode, 200);
     for (const headers of [{ 'content-type': 'text/plain' }, {}]) {
       const big = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers, payload: 'a'.repeat(65) });
@@ -257,8 +308,16 @@ describe('catch: MAX_BODY_BYTES above the 2 MiB JSON limit', () => {
     const t = await buildTestApp({ env: { AREAS: 'webhook', MAX_BODY_BYTES: String(3 * 1024 * 1024) } });
     try {
       const binId = await createBin(t);
-      for (const [size, status] of [[3 * 1024 * 1024, 200], [3 * 1024 * 1024 + 1, 413]] as const) {
-        const res = await t.app.inject({ method: 'POST', url: `/v1/catch/${binId}`, headers: { 'content-type': 'application/json' }, payload: Buffer.alloc(size, 0x20) });
+      for (const [size, status] of [
+        [3 * 1024 * 1024, 200],
+        [3 * 1024 * 1024 + 1, 413],
+      ] as const) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/v1/catch/${binId}`,
+          headers: { 'content-type': 'application/json' },
+          payload: Buffer.alloc(size, 0x20),
+        });
         assert.equal(res.statusCode, status, `${size} bytes`);
       }
       assert.equal(await listTotal(t, binId), 1);
@@ -275,10 +334,22 @@ describe('catch: headers and source address over a real socket', () => {
       const binId = await createBin(t);
       const base = await listenOnLoopback(t.app);
       const body = 'hello';
-      const answer = await rawExchange(base, [
-        `POST /v1/catch/${binId}/raw?z=%2F HTTP/1.1`, 'Host: 127.0.0.1', 'X-Dup: one', 'x-dup: two', 'X-DUP: three',
-        '__proto__: polluted?', 'Constructor: c', 'Connection: close', `Content-Length: ${body.length}`, '', body,
-      ].join('\r\n'));
+      const answer = await rawExchange(
+        base,
+        [
+          `POST /v1/catch/${binId}/raw?z=%2F HTTP/1.1`,
+          'Host: 127.0.0.1',
+          'X-Dup: one',
+          'x-dup: two',
+          'X-DUP: three',
+          '__proto__: polluted?',
+          'Constructor: c',
+          'Connection: close',
+          `Content-Length: ${body.length}`,
+          '',
+          body,
+        ].join('\r\n'),
+      );
       assert.match(answer, /^HTTP\/1\.1 200 /);
       const requestId = /"request_id":"(req_\w+)"/.exec(answer)![1];
       const r = await detail(t, binId, requestId);
@@ -295,12 +366,19 @@ describe('catch: headers and source address over a real socket', () => {
   });
 
   it('source_ip is the socket address unless TRUST_PROXY is set, then the first X-Forwarded-For hop', async () => {
-    for (const [env, expected] of [[{}, '127.0.0.1'], [{ TRUST_PROXY: 'true' }, '203.0.113.9']] as const) {
+    for (const [env, expected] of [
+      [{}, '127.0.0.1'],
+      [{ TRUST_PROXY: 'true' }, '203.0.113.9'],
+    ] as const) {
       const t = await buildTestApp({ env: { AREAS: 'webhook', ...env } });
       try {
         const binId = await createBin(t);
         const base = await listenOnLoopback(t.app);
-        const res = await fetch(`${base}/v1/catch/${binId}`, { method: 'POST', headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' }, body: 'x' });
+        const res = await fetch(`${base}/v1/catch/${binId}`, {
+          method: 'POST',
+          headers: { 'x-forwarded-for': '203.0.113.9, 10.0.0.1' },
+          body: 'x',
+        });
         const r = await detail(t, binId, (await jsonOf(res)).request_id);
         assert.equal(r.source_ip, expected);
       } finally {
@@ -315,8 +393,11 @@ describe('catch: headers and source address over a real socket', () => {
       const binId = await createBin(t);
       const base = await listenOnLoopback(t.app);
       const cases: [string, string][] = [
-        ['203.0.113.9:5678', '203.0.113.9'], ['[2001:db8::7]:443', '2001:db8::7'], ['2001:db8::7', '2001:db8::7'],
-        ['garbage<script>', '127.0.0.1'], ['unknown, 203.0.113.9', '127.0.0.1'],
+        ['203.0.113.9:5678', '203.0.113.9'],
+        ['[2001:db8::7]:443', '2001:db8::7'],
+        ['2001:db8::7', '2001:db8::7'],
+        ['garbage<script>', '127.0.0.1'],
+        ['unknown, 203.0.113.9', '127.0.0.1'],
       ];
       for (const [forwarded, expected] of cases) {
         const res = await fetch(`${base}/v1/catch/${binId}`, { method: 'POST', headers: { 'x-forwarded-for': forwarded }, body: 'x' });

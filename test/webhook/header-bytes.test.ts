@@ -34,20 +34,45 @@ for (const backend of BACKENDS) {
         port,
         bytes(
           `POST /v1/catch/${binId} HTTP/1.1${CRLF}Host: 127.0.0.1${CRLF}`,
-          'X-Name: caf', [0xc3, 0xa9], CRLF,
-          'X-Latin: caf', [0xe9], CRLF,
-          'X-Literal: base64:abc', CRLF,
-          'X-Dup: ', [0xe2, 0x82, 0xac], '1', CRLF,
-          'x-dup: 2', CRLF,
-          'X-Mixed: ', [0xc3, 0xa9], CRLF,
-          'x-mixed: ', [0xff], CRLF,
+          'X-Name: caf',
+          [0xc3, 0xa9],
+          CRLF,
+          'X-Latin: caf',
+          [0xe9],
+          CRLF,
+          'X-Literal: base64:abc',
+          CRLF,
+          'X-Dup: ',
+          [0xe2, 0x82, 0xac],
+          '1',
+          CRLF,
+          'x-dup: 2',
+          CRLF,
+          'X-Mixed: ',
+          [0xc3, 0xa9],
+          CRLF,
+          'x-mixed: ',
+          [0xff],
+          CRLF,
           `Content-Type: text/plain${CRLF}Content-Length: 2${CRLF}Connection: close${CRLF}${CRLF}hi`,
         ),
       );
       assert.match(answer.toString('latin1'), /^HTTP\/1\.1 200 /);
       requestId = JSON.parse(answer.subarray(answer.indexOf('\r\n\r\n') + 4).toString('utf8')).request_id;
       target = await startRawTarget(
-        bytes('HTTP/1.1 200 OK', CRLF, 'X-Answer: gr', [0xc3, 0xbc], [0xc3, 0x9f], 'e', CRLF, 'X-Bad: ', [0xff], CRLF, `Content-Length: 2${CRLF}Connection: close${CRLF}${CRLF}ok`),
+        bytes(
+          'HTTP/1.1 200 OK',
+          CRLF,
+          'X-Answer: gr',
+          [0xc3, 0xbc],
+          [0xc3, 0x9f],
+          'e',
+          CRLF,
+          'X-Bad: ',
+          [0xff],
+          CRLF,
+          `Content-Length: 2${CRLF}Connection: close${CRLF}${CRLF}ok`,
+        ),
       );
     });
     after(async () => {
@@ -68,7 +93,7 @@ for (const backend of BACKENDS) {
       assert.deepEqual({ ...stored!.headers }, headers);
     });
 
-    it('a replay sends the original bytes; the answer\'s header values are read the same way', async () => {
+    it("a replay sends the original bytes; the answer's header values are read the same way", async () => {
       const res = await t.app.inject({
         method: 'POST',
         url: `/v1/bins/${binId}/requests/${requestId}/replay`,
@@ -122,6 +147,9 @@ describe('the header form is documented', () => {
     const detail = JSON.stringify(doc.paths['/v1/bins/{bin_id}/requests/{request_id}'].get.responses['200']);
     assert.match(detail, /when they are not valid UTF-8 it is `base64:` followed by the bytes in base64/);
     assert.match(doc.paths['/v1/catch/{bin_id}'].post.description, /or `base64:` and the\s+bytes in base64 when they are not valid UTF-8/);
-    assert.match(doc.paths['/v1/bins/{bin_id}/requests/{request_id}/replay'].post.description, /Header values go out as the bytes captured/);
+    assert.match(
+      doc.paths['/v1/bins/{bin_id}/requests/{request_id}/replay'].post.description,
+      /Header values go out as the bytes captured/,
+    );
   });
 });

@@ -18,19 +18,41 @@ describe('mock management', () => {
     const { mock, url } = res.json();
     assert.match(mock.mock_id, /^mock_[0-9A-Za-z]{22}$/);
     assert.equal(url, `http://api.test:8080/v1/mock/${mock.mock_id}`);
-    assert.deepEqual({ ...mock, mock_id: 'X', created_at: 'C', expires_at: 'E' }, {
-      mock_id: 'X', name: '', status_code: 200, content_type: 'application/json', delay_ms: 0, has_custom_headers: false,
-      has_body: false, created_at: 'C', expires_at: 'E', hit_count: 0, endpoint_url: `/v1/mock/${mock.mock_id}`,
-      headers: {}, body: '', method: null, path: null,
-    });
+    assert.deepEqual(
+      { ...mock, mock_id: 'X', created_at: 'C', expires_at: 'E' },
+      {
+        mock_id: 'X',
+        name: '',
+        status_code: 200,
+        content_type: 'application/json',
+        delay_ms: 0,
+        has_custom_headers: false,
+        has_body: false,
+        created_at: 'C',
+        expires_at: 'E',
+        hit_count: 0,
+        endpoint_url: `/v1/mock/${mock.mock_id}`,
+        headers: {},
+        body: '',
+        method: null,
+        path: null,
+      },
+    );
     assert.equal(Date.parse(mock.expires_at) - Date.parse(mock.created_at), 86_400_000);
     assert.match(mock.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('keeps every configured field, names headers in lower case and flags them', async () => {
     const res = await create({
-      name: 'payment ok', status_code: 201, headers: { 'X-Trace': 'abc', 'Cache-Control': 'no-store' }, body: '{"paid":true}',
-      content_type: 'application/json; charset=utf-8', delay_ms: 250, ttl_seconds: 60, method: 'post', path: '/charges',
+      name: 'payment ok',
+      status_code: 201,
+      headers: { 'X-Trace': 'abc', 'Cache-Control': 'no-store' },
+      body: '{"paid":true}',
+      content_type: 'application/json; charset=utf-8',
+      delay_ms: 250,
+      ttl_seconds: 60,
+      method: 'post',
+      path: '/charges',
     });
     assert.equal(res.statusCode, 201);
     const { mock } = res.json();
@@ -78,7 +100,7 @@ describe('mock management', () => {
       [{ headers: { Connection: 'close' } }, 'headers.Connection'],
       [{ headers: { 'keep-alive': 'timeout=5' } }, 'headers.keep-alive'],
       [{ headers: { 'X-Content-Type-Options': 'off' } }, 'headers.X-Content-Type-Options'],
-      [{ headers: { 'content-security-policy': "default-src *" } }, 'headers.content-security-policy'],
+      [{ headers: { 'content-security-policy': 'default-src *' } }, 'headers.content-security-policy'],
       [{ headers: { 'x-n': 1 } }, 'headers.x-n'],
       [{ headers: { 'x-euro': '€' } }, 'headers.x-euro'],
       [{ body: 'a', response_body: { a: 1 } }, 'response_body'],
@@ -98,14 +120,19 @@ describe('mock management', () => {
       const res = await create(payload);
       assert.equal(res.statusCode, 422, JSON.stringify(payload));
       assert.equal(res.json().code, 'validation_error');
-      assert.ok(res.json().errors.some((e: { path: string }) => e.path === path), `${JSON.stringify(payload)} → ${JSON.stringify(res.json().errors)}`);
+      assert.ok(
+        res.json().errors.some((e: { path: string }) => e.path === path),
+        `${JSON.stringify(payload)} → ${JSON.stringify(res.json().errors)}`,
+      );
     }
   });
 
   it('a bad method or path is explained in words, not as the regular expression that refused it', async () => {
     const said = async (payload: unknown) => (await create(payload)).json().errors;
     for (const method of ['CONNECT', 'connect', 'GE T']) {
-      assert.deepEqual(await said({ method }), [{ path: 'method', message: 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT' }]);
+      assert.deepEqual(await said({ method }), [
+        { path: 'method', message: 'must be an HTTP method name, such as GET, POST or PURGE, other than CONNECT' },
+      ]);
     }
     assert.deepEqual(await said({ path: 'users' }), [{ path: 'path', message: 'must start with / and hold no ?, # or whitespace' }]);
     // Other tokens are methods: a mock may serve PURGE, and CONNECTX is not CONNECT.
@@ -113,9 +140,19 @@ describe('mock management', () => {
   });
 
   it('a non-JSON body → 415, malformed JSON → 400', async () => {
-    const text = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'text/plain' }, payload: 'x' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mocks',
+      headers: { ...t.auth, 'content-type': 'text/plain' },
+      payload: 'x',
+    });
     assert.equal(text.statusCode, 415);
-    const broken = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '{' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mocks',
+      headers: { ...t.auth, 'content-type': 'application/json' },
+      payload: '{',
+    });
     assert.equal(broken.statusCode, 400);
   });
 
@@ -134,7 +171,7 @@ describe('mock management', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mocks/${made.mock_id}`, headers: t.auth })).json().mock.status_code, 201);
   });
 
-  it('GET /v1/mocks lists the caller\'s mocks newest first with total, limit and offset', async () => {
+  it("GET /v1/mocks lists the caller's mocks newest first with total, limit and offset", async () => {
     const { secret } = await t.newKey();
     const auth = { 'x-api-key': secret };
     const ids: string[] = [];
@@ -142,9 +179,15 @@ describe('mock management', () => {
     const all = await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: auth });
     assert.equal(all.statusCode, 200);
     assert.equal(all.json().total, 3);
-    assert.deepEqual(all.json().mocks.map((m: { mock_id: string }) => m.mock_id), [...ids].reverse());
+    assert.deepEqual(
+      all.json().mocks.map((m: { mock_id: string }) => m.mock_id),
+      [...ids].reverse(),
+    );
     const page = await t.app.inject({ method: 'GET', url: '/v1/mocks?limit=1&offset=1', headers: auth });
-    assert.deepEqual(page.json().mocks.map((m: { mock_id: string }) => m.mock_id), [ids[1]]);
+    assert.deepEqual(
+      page.json().mocks.map((m: { mock_id: string }) => m.mock_id),
+      [ids[1]],
+    );
     assert.equal(page.json().total, 3);
     for (const q of ['limit=0', 'limit=201', 'limit=-1', 'limit=abc', 'offset=-1']) {
       const bad = await t.app.inject({ method: 'GET', url: `/v1/mocks?${q}`, headers: auth });
@@ -155,7 +198,12 @@ describe('mock management', () => {
   it('PATCH changes only given fields with the same validation; body and response_body replace each other', async () => {
     const id = (await create({ body: 'old', headers: { 'x-a': '1' } })).json().mock.mock_id;
     const url = `/v1/mocks/${id}`;
-    const patched = await t.app.inject({ method: 'PATCH', url, headers: t.auth, payload: { status_code: 503, response_body: { down: true } } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url,
+      headers: t.auth,
+      payload: { status_code: 503, response_body: { down: true } },
+    });
     assert.equal(patched.statusCode, 200);
     assert.equal(patched.json().mock.status_code, 503);
     assert.equal(patched.json().mock.body, '');
@@ -192,7 +240,12 @@ describe('mock management', () => {
     const id = (await create({ ttl_seconds: 60 })).json().mock.mock_id;
     const other = await t.newKey();
     for (const method of ['GET', 'PATCH', 'DELETE'] as const) {
-      const res = await t.app.inject({ method, url: `/v1/mocks/${id}`, headers: { 'x-api-key': other.secret }, payload: method === 'PATCH' ? {} : undefined });
+      const res = await t.app.inject({
+        method,
+        url: `/v1/mocks/${id}`,
+        headers: { 'x-api-key': other.secret },
+        payload: method === 'PATCH' ? {} : undefined,
+      });
       assert.equal(res.statusCode, 404, method);
     }
     const listed = await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: { 'x-api-key': other.secret } });
@@ -215,7 +268,7 @@ describe('mock management', () => {
       t.clock.advance(60_000);
       assert.equal((await access(served)).statusCode, 404);
       // At time 0 neither has expired: a row still stored would be found.
-      assert.equal(await t.store.mocks.getMock(served, 0), null, 'the accessed mock\'s row is gone');
+      assert.equal(await t.store.mocks.getMock(served, 0), null, "the accessed mock's row is gone");
       assert.equal((await t.store.mocks.getMock(untouched, 0))?.id, untouched);
       t.clock.advance(-60_000);
     }

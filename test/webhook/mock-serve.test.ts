@@ -14,7 +14,12 @@ describe('mock serving (inject)', () => {
   const hitCount = (id: string) => hitCountVia(t, id);
 
   it('answers with the configured status, headers, body and content type plus the fixed headers, without a key', async () => {
-    const id = await createMock({ status_code: 418, headers: { 'X-Custom': 'yes', 'Content-Type': 'text/plain' }, body: '<b>teapot</b>', content_type: 'text/html' });
+    const id = await createMock({
+      status_code: 418,
+      headers: { 'X-Custom': 'yes', 'Content-Type': 'text/plain' },
+      body: '<b>teapot</b>',
+      content_type: 'text/html',
+    });
     const res = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
     assert.equal(res.statusCode, 418);
     assert.equal(res.body, '<b>teapot</b>');
@@ -29,14 +34,22 @@ describe('mock serving (inject)', () => {
   it("the service's headers win over the mock's own of the same name; a PATCH is served from the next hit on", async () => {
     const early = await createMock({ status_code: 102, headers: { 'x-mock-status': '999' } });
     const interim = await t.app.inject({ method: 'GET', url: `/v1/mock/${early}` });
-    assert.equal(interim.headers['x-mock-status'], '102', 'a 1xx mock: the service\'s X-Mock-Status, once');
-    const id = await createMock({ headers: { 'X-Request-Id': 'mine', 'X-Mock-Status': '999', 'Access-Control-Allow-Origin': 'https://app.example' }, body: 'one' });
+    assert.equal(interim.headers['x-mock-status'], '102', "a 1xx mock: the service's X-Mock-Status, once");
+    const id = await createMock({
+      headers: { 'X-Request-Id': 'mine', 'X-Mock-Status': '999', 'Access-Control-Allow-Origin': 'https://app.example' },
+      body: 'one',
+    });
     const first = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}`, headers: { 'x-request-id': 'req-abc' } });
-    assert.equal(first.headers['x-request-id'], 'req-abc', 'one X-Request-Id, the request\'s');
-    assert.equal(first.headers['x-mock-status'], '999', 'X-Mock-Status is the mock\'s own unless its status is 1xx');
+    assert.equal(first.headers['x-request-id'], 'req-abc', "one X-Request-Id, the request's");
+    assert.equal(first.headers['x-mock-status'], '999', "X-Mock-Status is the mock's own unless its status is 1xx");
     assert.equal(first.headers['access-control-allow-origin'], 'https://app.example');
     assert.equal(first.body, 'one');
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${id}`, headers: t.auth, payload: { headers: { 'x-new': 'yes' }, body: 'two', content_type: 'text/csv' } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/mocks/${id}`,
+      headers: t.auth,
+      payload: { headers: { 'x-new': 'yes' }, body: 'two', content_type: 'text/csv' },
+    });
     assert.equal(patched.statusCode, 200);
     const second = await t.app.inject({ method: 'GET', url: `/v1/mock/${id}` });
     assert.equal(second.body, 'two');
@@ -62,7 +75,12 @@ describe('mock serving (inject)', () => {
   it('answers every method and sub-path when unrestricted, whatever body and content type is sent', async () => {
     const id = await createMock({ body: 'ok' });
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE', 'PROPFIND'] as const) {
-      const res = await t.app.inject({ method, url: `/v1/mock/${id}/deep/sub/path?x=1`, headers: { 'content-type': 'garbage/@@@' }, payload: '{not json' });
+      const res = await t.app.inject({
+        method,
+        url: `/v1/mock/${id}/deep/sub/path?x=1`,
+        headers: { 'content-type': 'garbage/@@@' },
+        payload: '{not json',
+      });
       assert.equal(res.statusCode, 200, method);
       assert.equal(res.body, 'ok', method);
     }
@@ -81,7 +99,15 @@ describe('mock serving (inject)', () => {
 
   it('a CORS preflight is answered for the mock (204, allowed origin, methods and headers), neither delayed nor counted; an OPTIONS mock serves it instead', async () => {
     const preflight = (id: string, method = 'PUT') =>
-      t.app.inject({ method: 'OPTIONS', url: `/v1/mock/${id}/x`, headers: { origin: 'http://app.example', 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-token' } });
+      t.app.inject({
+        method: 'OPTIONS',
+        url: `/v1/mock/${id}/x`,
+        headers: {
+          origin: 'http://app.example',
+          'access-control-request-method': method,
+          'access-control-request-headers': 'content-type, x-token',
+        },
+      });
     const open = await createMock({ body: 'ok', delay_ms: 2000 });
     const started = Date.now();
     const res = await preflight(open);
@@ -89,14 +115,24 @@ describe('mock serving (inject)', () => {
     assert.equal(res.statusCode, 204);
     assert.equal(res.body, '');
     assert.deepEqual(
-      ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-max-age', 'x-mock-id', 'x-content-type-options'].map((h) => res.headers[h]),
+      [
+        'access-control-allow-origin',
+        'access-control-allow-methods',
+        'access-control-allow-headers',
+        'access-control-max-age',
+        'x-mock-id',
+        'x-content-type-options',
+      ].map((h) => res.headers[h]),
       ['*', 'PUT', 'content-type, x-token', '86400', open, 'nosniff'],
     );
     assert.equal(await hitCount(open), 0);
     // A POST mock: its method; its own allow-origin wins (a preflight is not a 405).
     const post = await createMock({ body: 'ok', method: 'POST', headers: { 'Access-Control-Allow-Origin': 'http://app.example' } });
     const restricted = await preflight(post, 'POST');
-    assert.deepEqual([restricted.statusCode, restricted.headers['access-control-allow-methods'], restricted.headers['access-control-allow-origin']], [204, 'POST', 'http://app.example']);
+    assert.deepEqual(
+      [restricted.statusCode, restricted.headers['access-control-allow-methods'], restricted.headers['access-control-allow-origin']],
+      [204, 'POST', 'http://app.example'],
+    );
     // An OPTIONS mock answers the preflight itself, and counts it.
     const options = await createMock({ body: 'mine', method: 'OPTIONS', status_code: 200 });
     const own = await preflight(options);
@@ -114,14 +150,24 @@ describe('mock serving (inject)', () => {
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${both}` })).headers['content-type'], 'text/plain');
     const none = await createMock({ body: '{}' });
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${none}` })).headers['content-type'], 'application/json');
-    const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${none}`, headers: t.auth, payload: { headers: { 'content-type': 'text/csv' } } });
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/mocks/${none}`,
+      headers: t.auth,
+      payload: { headers: { 'content-type': 'text/csv' } },
+    });
     assert.equal(patched.json().mock.content_type, 'text/csv');
     assert.equal((await t.app.inject({ method: 'GET', url: `/v1/mock/${none}` })).headers['content-type'], 'text/csv');
   });
 
   it('a body above MAX_BODY_BYTES → 413', async () => {
     const id = await createMock({ body: 'ok' });
-    const res = await t.app.inject({ method: 'POST', url: `/v1/mock/${id}`, headers: { 'content-type': 'application/octet-stream' }, payload: Buffer.alloc(1025) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/mock/${id}`,
+      headers: { 'content-type': 'application/octet-stream' },
+      payload: Buffer.alloc(1025),
+    });
     assert.equal(res.statusCode, 413);
     assert.equal(res.json().code, 'payload_too_large');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
@@ -178,7 +224,10 @@ describe('mock serving (inject)', () => {
     }
     assert.equal((await t.app.inject({ method: 'GET', url: '/v1/mocks', headers: t.auth })).json().total, before);
     // Dots inside a segment are ordinary characters.
-    assert.equal((await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path: '/v1.2/a..b/.well-known' } })).statusCode, 201);
+    assert.equal(
+      (await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path: '/v1.2/a..b/.well-known' } })).statusCode,
+      201,
+    );
   });
 
   it('HEAD, 204 and 304 carry no body', async () => {

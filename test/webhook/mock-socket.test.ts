@@ -22,7 +22,15 @@ function call(url: string, method = 'GET', limitMs = 5000): Promise<Answer> {
     const req = http.request(url, { method, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), informational, ms: Date.now() - started }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+          informational,
+          ms: Date.now() - started,
+        }),
+      );
     });
     req.on('information', (info) => informational.push(info.statusCode));
     req.setTimeout(limitMs, () => req.destroy(new Error(`no final answer within ${limitMs} ms`)));
@@ -54,14 +62,19 @@ describe('mock serving over a real socket', () => {
 
   it('an HTTP/1.0 request without Host gets absolute urls on the address it reached (never http:///)', async () => {
     const port = Number(new URL(base).port);
-    for (const [path, body, key] of [['/v1/mocks', '{}', 'url'], ['/v1/bins', '{}', 'url']] as const) {
+    for (const [path, body, key] of [
+      ['/v1/mocks', '{}', 'url'],
+      ['/v1/bins', '{}', 'url'],
+    ] as const) {
       const answer = await new Promise<string>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1');
         let text = '';
         socket.on('data', (c) => (text += c));
         socket.on('end', () => resolve(text));
         socket.on('error', reject);
-        socket.write(`POST ${path} HTTP/1.0\r\nX-Api-Key: ${t.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        socket.write(
+          `POST ${path} HTTP/1.0\r\nX-Api-Key: ${t.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
       });
       assert.match(answer, /^HTTP\/1\.1 201 /);
       const url = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))[key] as string;
@@ -91,7 +104,9 @@ describe('mock serving over a real socket', () => {
   it('a client that disconnects during the delay frees its timer and is not counted, as a hit or in /metrics', async () => {
     const served200 = async () => {
       const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
-      const line = text.split('\n').find((l) => l.startsWith('devutil_http_requests_total{method="GET",route="/v1/mock/:mock_id",status="200"}'));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('devutil_http_requests_total{method="GET",route="/v1/mock/:mock_id",status="200"}'));
       return line ? Number(line.split(' ').pop()) : 0;
     };
     const id = await createMock({ delay_ms: 30000, body: 'never' });
@@ -120,7 +135,13 @@ describe('mock serving over a real socket', () => {
   it('1xx status codes never leave a client hanging: interim response (when safe) then a final 200', async () => {
     const link = { link: '</app.css>; rel=preload; as=style' };
     const cases: [number, number[], Record<string, string>][] = [
-      [100, [100], {}], [101, [], {}], [102, [102], {}], [103, [103], link], [103, [], {}], [150, [], {}], [199, [], {}],
+      [100, [100], {}],
+      [101, [], {}],
+      [102, [102], {}],
+      [103, [103], link],
+      [103, [], {}],
+      [150, [], {}],
+      [199, [], {}],
     ];
     for (const [code, interim, extra] of cases) {
       const id = await createMock({ status_code: code, body: `informational ${code}`, headers: { 'x-extra': 'kept', ...extra } });
@@ -188,8 +209,12 @@ describe('mock serving over a real socket', () => {
     }
   });
 
-  it('the head on the wire: the mock\'s headers, then the serving headers, in one order on every hit', async () => {
-    const id = await createMock({ headers: { 'X-Trace': 'a b', link: '</x>; rel=preload', 'x-latin': 'caf\u00e9' }, body: 'hi', content_type: 'text/plain' });
+  it("the head on the wire: the mock's headers, then the serving headers, in one order on every hit", async () => {
+    const id = await createMock({
+      headers: { 'X-Trace': 'a b', link: '</x>; rel=preload', 'x-latin': 'caf\u00e9' },
+      body: 'hi',
+      content_type: 'text/plain',
+    });
     const rawHead = () =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(new URL(base).port), '127.0.0.1');
@@ -202,20 +227,24 @@ describe('mock serving over a real socket', () => {
     for (let hit = 0; hit < 3; hit++) {
       const answer = await rawHead();
       const lines = answer.slice(0, answer.indexOf('\r\n\r\n')).split('\r\n');
-      assert.deepEqual(lines.filter((l) => !l.startsWith('Date: ')), [
-        'HTTP/1.1 200 OK',
-        'x-trace: a b',
-        'link: </x>; rel=preload',
-        'x-latin: caf\xe9',
-        'x-request-id: fixed-id.1',
-        'x-content-type-options: nosniff',
-        'content-security-policy: sandbox',
-        'access-control-allow-origin: *',
-        'content-type: text/plain',
-        `x-mock-id: ${id}`,
-        'content-length: 2',
-        'Connection: close',
-      ], `hit ${hit + 1}`);
+      assert.deepEqual(
+        lines.filter((l) => !l.startsWith('Date: ')),
+        [
+          'HTTP/1.1 200 OK',
+          'x-trace: a b',
+          'link: </x>; rel=preload',
+          'x-latin: caf\xe9',
+          'x-request-id: fixed-id.1',
+          'x-content-type-options: nosniff',
+          'content-security-policy: sandbox',
+          'access-control-allow-origin: *',
+          'content-type: text/plain',
+          `x-mock-id: ${id}`,
+          'content-length: 2',
+          'Connection: close',
+        ],
+        `hit ${hit + 1}`,
+      );
       assert.equal(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'hi');
     }
     assert.equal(await hitCount(id), 3);
@@ -223,18 +252,22 @@ describe('mock serving over a real socket', () => {
 
   it('header names such as __proto__ and constructor are plain data, stored and served', async () => {
     const res = await t.app.inject({
-      method: 'POST', url: '/v1/mocks', headers: { ...t.auth, 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/v1/mocks',
+      headers: { ...t.auth, 'content-type': 'application/json' },
       payload: '{"headers":{"__proto__":"p","constructor":"c"},"response_body":{"__proto__":{"polluted":true}}}',
     });
     assert.equal(res.statusCode, 201);
     assert.equal(res.body.includes('"headers":{"__proto__":"p","constructor":"c"}'), true);
     const id = res.json().mock.mock_id;
     const raw = await new Promise<{ headers: string[]; body: string }>((resolve, reject) => {
-      http.get(`${base}/v1/mock/${id}`, { agent: false }, (m) => {
-        let body = '';
-        m.on('data', (c) => (body += c));
-        m.on('end', () => resolve({ headers: m.rawHeaders, body }));
-      }).on('error', reject);
+      http
+        .get(`${base}/v1/mock/${id}`, { agent: false }, (m) => {
+          let body = '';
+          m.on('data', (c) => (body += c));
+          m.on('end', () => resolve({ headers: m.rawHeaders, body }));
+        })
+        .on('error', reject);
     });
     const pairs = new Map<string, string>();
     for (let i = 0; i < raw.headers.length; i += 2) pairs.set(raw.headers[i], raw.headers[i + 1]);
@@ -245,7 +278,11 @@ describe('mock serving over a real socket', () => {
   });
 
   it('HEAD, 204 and 304 over the wire carry no body bytes', async () => {
-    for (const [method, status] of [['HEAD', 200], ['GET', 204], ['GET', 304]] as const) {
+    for (const [method, status] of [
+      ['HEAD', 200],
+      ['GET', 204],
+      ['GET', 304],
+    ] as const) {
       const id = await createMock({ status_code: status, body: 'should not appear' });
       const answer = await call(`${base}/v1/mock/${id}`, method);
       assert.equal(answer.status, status);
@@ -259,12 +296,14 @@ describe('mock serving over a real socket', () => {
     try {
       for (let i = 0; i < 2; i++) {
         const answer = await new Promise<{ status: number; length: string | undefined; body: string }>((resolve, reject) => {
-          http.get(`${base}/v1/mock/${id}`, { agent }, (res) => {
-            let body = '';
-            res.setEncoding('utf8');
-            res.on('data', (c: string) => (body += c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], body }));
-          }).on('error', reject);
+          http
+            .get(`${base}/v1/mock/${id}`, { agent }, (res) => {
+              let body = '';
+              res.setEncoding('utf8');
+              res.on('data', (c: string) => (body += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, length: res.headers['content-length'], body }));
+            })
+            .on('error', reject);
         });
         assert.deepEqual(answer, { status: 205, length: '0', body: '' });
       }
@@ -306,11 +345,19 @@ describe('mock serving: a request over a socket and through inject() answer alik
     const headers = { 'x-request-id': 'same-id-1' };
     const wire = await overSocket(base, path, method, headers);
     const injected = await t.app.inject({ method: method as 'GET', url: path, headers });
-    return { wire: comparable(wire), injected: comparable({ status: injected.statusCode, headers: injected.headers, body: injected.body }) };
+    return {
+      wire: comparable(wire),
+      injected: comparable({ status: injected.statusCode, headers: injected.headers, body: injected.body }),
+    };
   }
 
   it('same status, headers and body for served mocks and for every error', async () => {
-    const custom = await createMockVia(t, { status_code: 201, headers: { 'x-custom': 'yes', 'access-control-allow-origin': 'https://a.example' }, body: '{"ok":true}', content_type: 'application/json' });
+    const custom = await createMockVia(t, {
+      status_code: 201,
+      headers: { 'x-custom': 'yes', 'access-control-allow-origin': 'https://a.example' },
+      body: '{"ok":true}',
+      content_type: 'application/json',
+    });
     const onlyPost = await createMockVia(t, { method: 'POST', body: 'p' });
     const onPath = await createMockVia(t, { path: '/orders/1', body: 'order' });
     const informational = await createMockVia(t, { status_code: 102, body: 'after processing' });
@@ -353,7 +400,9 @@ describe('mock serving: a request over a socket and through inject() answer alik
     const id = await createMockVia(t, { body: 'm' });
     const count = async (route: string, status = 200) => {
       const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
-      const line = text.split('\n').find((l) => l.startsWith(`devutil_http_requests_total{method="GET",route="${route}",status="${status}"}`));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`devutil_http_requests_total{method="GET",route="${route}",status="${status}"}`));
       return line ? Number(line.split(' ').pop()) : 0;
     };
     const before = [await count('/v1/mock/:mock_id'), await count('/v1/mock/:mock_id/*'), await count('/v1/mock/:mock_id', 404)];

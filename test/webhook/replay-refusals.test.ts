@@ -62,7 +62,10 @@ describe('replay refusals (guard on, nothing allowed)', () => {
 
   it('the refusal names the address and its kind in the contract error body', async () => {
     const res = await replay(t, seeded, { target_url: `http://0x7f000001:${target.port}/` });
-    assert.deepEqual(res.json(), { detail: '127.0.0.1 is a loopback address; replay targets must be public addresses.', code: 'target_not_allowed' });
+    assert.deepEqual(res.json(), {
+      detail: '127.0.0.1 is a loopback address; replay targets must be public addresses.',
+      code: 'target_not_allowed',
+    });
   });
 
   it('bad override headers and methods → 422', async () => {
@@ -84,7 +87,7 @@ describe('replay refusals (guard on, nothing allowed)', () => {
     }
   });
 
-  it('unknown bin, unknown request, another key\'s bin and an expired bin → 404', async () => {
+  it("unknown bin, unknown request, another key's bin and an expired bin → 404", async () => {
     const url = { target_url: 'https://example.com/' };
     assert.equal((await replay(t, { ...seeded, binId: 'bin_nope' }, url)).statusCode, 404);
     assert.equal((await replay(t, { ...seeded, requestId: 'req_nope' }, url)).statusCode, 404);

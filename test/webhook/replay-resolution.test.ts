@@ -16,8 +16,18 @@ describe('replay: what a target name resolves to', () => {
   const TABLE: Record<string, Answer[]> = {
     'internal.test': [[{ address: '10.0.0.5', family: 4 }]],
     // One public address does not make the others acceptable.
-    'mixed.test': [[{ address: '93.184.216.34', family: 4 }, { address: '169.254.169.254', family: 4 }]],
-    'ula.test': [[{ address: '2606:4700::1', family: 6 }, { address: 'fd00::1', family: 6 }]],
+    'mixed.test': [
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '169.254.169.254', family: 4 },
+      ],
+    ],
+    'ula.test': [
+      [
+        { address: '2606:4700::1', family: 6 },
+        { address: 'fd00::1', family: 6 },
+      ],
+    ],
     'loop.test': [[{ address: '127.0.0.1', family: 4 }]],
     'mapped.test': [[{ address: '::ffff:127.0.0.1', family: 6 }]],
     // A rebinding name: loopback when checked, another loopback address on every later lookup.

@@ -58,7 +58,15 @@ describe('replay to loopback targets that are explicitly allowed', () => {
     const seeded = await seedCapture(t, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/octet-stream', 'x-signature': signature, connection: 'keep-alive, x-private-hop', 'x-private-hop': '1', 'keep-alive': 'timeout=5', host: 'old.example', 'user-agent': 'Stripe/1.0' },
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-signature': signature,
+        connection: 'keep-alive, x-private-hop',
+        'x-private-hop': '1',
+        'keep-alive': 'timeout=5',
+        host: 'old.example',
+        'user-agent': 'Stripe/1.0',
+      },
     });
     const res = await replay(t, seeded, { target_url: `${echo.url}/hooks/stripe?attempt=2` });
     assert.equal(res.statusCode, 200);

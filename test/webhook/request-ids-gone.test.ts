@@ -117,6 +117,9 @@ describe('request ids evicted by retention (BIN_MAX_REQUESTS=2) answer 404 not_f
     await assertPresent(t, binId, middle);
     await assertPresent(t, binId, newest);
     const list = await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth });
-    assert.deepEqual(list.json().requests.map((r: { request_id: string }) => r.request_id), [newest, middle]);
+    assert.deepEqual(
+      list.json().requests.map((r: { request_id: string }) => r.request_id),
+      [newest, middle],
+    );
   });
 });

@@ -40,30 +40,40 @@ describe('SSRF target parsing and checking', () => {
 
   it('refuses non-http schemes and relative URLs with validation_error on target_url', () => {
     for (const text of ['ftp://example.com/x', '/relative', 'example.com/x', 'file:///etc/passwd', 'javascript:alert(1)']) {
-      assert.throws(() => parseTargetUrl(text), (err: DevutilError) => {
-        assert.equal(err.code, 'validation_error');
-        assert.equal(err.errors?.[0].path, 'target_url');
-        return true;
-      }, text);
+      assert.throws(
+        () => parseTargetUrl(text),
+        (err: DevutilError) => {
+          assert.equal(err.code, 'validation_error');
+          assert.equal(err.errors?.[0].path, 'target_url');
+          return true;
+        },
+        text,
+      );
     }
   });
 
   it('refuses a name when any one of its addresses is not public', async () => {
     const resolve = fakeResolver({ 'mixed.test': ['93.184.215.14', '10.0.0.5'], 'meta.test': ['169.254.169.254'], 'v6.test': ['fd00::1'] });
     for (const host of ['mixed.test', 'meta.test', 'v6.test']) {
-      await assert.rejects(checkTarget(parseTargetUrl(`https://${host}/`), { ...CLOSED, resolve }), (err: DevutilError) => {
-        assert.equal(err.code, 'target_not_allowed');
-        assert.equal(err.status, 422);
-        return true;
-      }, host);
+      await assert.rejects(
+        checkTarget(parseTargetUrl(`https://${host}/`), { ...CLOSED, resolve }),
+        (err: DevutilError) => {
+          assert.equal(err.code, 'target_not_allowed');
+          assert.equal(err.status, 422);
+          return true;
+        },
+        host,
+      );
     }
   });
 
   it('connects to the address it checked when every address is public', async () => {
     const resolve = fakeResolver({ 'ok.test': ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'] });
     const target = await checkTarget(parseTargetUrl('https://ok.test/hook'), { ...CLOSED, resolve });
-    assert.deepEqual({ address: target.address, family: target.family, port: target.port, hostname: target.hostname },
-      { address: '93.184.215.14', family: 4, port: 443, hostname: 'ok.test' });
+    assert.deepEqual(
+      { address: target.address, family: target.family, port: target.port, hostname: target.hostname },
+      { address: '93.184.215.14', family: 4, port: 443, hostname: 'ok.test' },
+    );
   });
 
   it('refuses localhost names without resolving them', async () => {
@@ -74,7 +84,9 @@ describe('SSRF target parsing and checking', () => {
   });
 
   it('an unresolvable name is an upstream_error (502)', async () => {
-    await assert.rejects(checkTarget(parseTargetUrl('http://nowhere.test/'), { ...CLOSED, resolve: fakeResolver({}) }), { code: 'upstream_error' });
+    await assert.rejects(checkTarget(parseTargetUrl('http://nowhere.test/'), { ...CLOSED, resolve: fakeResolver({}) }), {
+      code: 'upstream_error',
+    });
   });
 
   it('REPLAY_ALLOW_PRIVATE lifts the guard and REPLAY_ALLOW_HOSTS exempts host or host:port', async () => {
@@ -83,7 +95,9 @@ describe('SSRF target parsing and checking', () => {
     assert.equal((await checkTarget(url, { allowPrivate: true, allowHosts: [], resolve })).address, '10.1.2.3');
     assert.equal((await checkTarget(url, { allowPrivate: false, allowHosts: ['intranet.test'], resolve })).address, '10.1.2.3');
     assert.equal((await checkTarget(url, { allowPrivate: false, allowHosts: ['intranet.test:8080'], resolve })).address, '10.1.2.3');
-    await assert.rejects(checkTarget(url, { allowPrivate: false, allowHosts: ['intranet.test:9090'], resolve }), { code: 'target_not_allowed' });
+    await assert.rejects(checkTarget(url, { allowPrivate: false, allowHosts: ['intranet.test:9090'], resolve }), {
+      code: 'target_not_allowed',
+    });
   });
 
   it('allow-list entries compare in WHATWG form (ports, IPv6 brackets, numeric hosts)', () => {

@@ -86,9 +86,13 @@ describe('live stream (SSE over a real socket)', () => {
     assert.equal((await jsonOf(foreign)).code, 'not_found');
   });
 
-  it('HEAD answers the stream\'s headers at once, without a stream', async () => {
+  it("HEAD answers the stream's headers at once, without a stream", async () => {
     const binId = await createBin(t);
-    const res = await fetch(`${base}/v1/bins/${binId}/stream`, { method: 'HEAD', headers: { 'x-api-key': t.apiKey }, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${base}/v1/bins/${binId}/stream`, {
+      method: 'HEAD',
+      headers: { 'x-api-key': t.apiKey },
+      signal: AbortSignal.timeout(5000),
+    });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
   });
@@ -100,18 +104,36 @@ describe('live stream (SSE over a real socket)', () => {
     assert.equal(stream.response.headers['content-type'], 'text/event-stream; charset=utf-8');
     assert.equal(stream.response.headers['cache-control'], 'no-cache, no-transform');
     assert.ok(stream.response.headers['x-request-id']);
-    const first = await fetch(`${base}/v1/catch/${binId}/first?a=1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const first = await fetch(`${base}/v1/catch/${binId}/first?a=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     const firstId = (await jsonOf(first)).request_id;
     await Promise.all(Array.from({ length: 50 }, (_, i) => fetch(`${base}/v1/catch/${binId}/${i}`, { method: 'PUT', body: String(i) })));
     await stream.waitFor(51);
     assert.ok(stream.events.every((e) => e.event === 'request'));
     const summaries = stream.events.map((e) => JSON.parse(e.data));
-    assert.deepEqual({ ...summaries[0], timestamp: 'T' }, {
-      request_id: firstId, bin_id: binId, method: 'POST', path: `/v1/catch/${binId}/first`, query_string: 'a=1',
-      content_type: 'text/plain', content_length: 5, source_ip: '127.0.0.1', timestamp: 'T',
-    });
+    assert.deepEqual(
+      { ...summaries[0], timestamp: 'T' },
+      {
+        request_id: firstId,
+        bin_id: binId,
+        method: 'POST',
+        path: `/v1/catch/${binId}/first`,
+        query_string: 'a=1',
+        content_type: 'text/plain',
+        content_length: 5,
+        source_ip: '127.0.0.1',
+        timestamp: 'T',
+      },
+    );
     const list = (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests?limit=200`, headers: t.auth })).json();
-    assert.deepEqual(summaries.map((s) => s.request_id), list.requests.map((r: { request_id: string }) => r.request_id).reverse(), 'same order as stored');
+    assert.deepEqual(
+      summaries.map((s) => s.request_id),
+      list.requests.map((r: { request_id: string }) => r.request_id).reverse(),
+      'same order as stored',
+    );
     stream.close();
   });
 

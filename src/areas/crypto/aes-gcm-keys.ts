@@ -15,11 +15,13 @@ const DEFAULT_SCRYPT: ScryptParams = { logN: 15, r: 8, p: 1 };
 
 /** Where the AES key comes from: raw bytes, a passphrase (+ salt), or nothing (generate one). */
 export type KeySource =
-  | { kind: 'key'; key: Buffer }
-  | { kind: 'passphrase'; passphrase: string; salt?: Buffer; scrypt: ScryptParams }
-  | { kind: 'generate' };
+  { kind: 'key'; key: Buffer } | { kind: 'passphrase'; passphrase: string; salt?: Buffer; scrypt: ScryptParams } | { kind: 'generate' };
 
-export interface WireScrypt { log_n: number; r: number; p: number }
+export interface WireScrypt {
+  log_n: number;
+  r: number;
+  p: number;
+}
 
 /** The key fields encrypt and decrypt share, as the wire names them. */
 export interface KeyFields {
@@ -58,7 +60,11 @@ export function readKeySource(b: KeyFields, allowGenerate: boolean): KeySource {
     if (key.length !== KEY_BYTES) {
       // Say how the key was read: a short hex key is otherwise read as base64 without a word.
       const hexLike = b.key_encoding === undefined && /^(?:[0-9a-fA-F]{2})+$/.test(compact);
-      const read = b.key_encoding ? `as ${b.key_encoding}` : hexLike ? `as base64 (a key is hex only when it is exactly 64 hex digits; as hex these ${compact.length} digits are ${compact.length / 2} bytes)` : 'as base64';
+      const read = b.key_encoding
+        ? `as ${b.key_encoding}`
+        : hexLike
+          ? `as base64 (a key is hex only when it is exactly 64 hex digits; as hex these ${compact.length} digits are ${compact.length / 2} bytes)`
+          : 'as base64';
       throw invalidField('key', `must be ${KEY_BYTES} bytes (AES-256), got ${key.length} reading it ${read}`);
     }
     return { kind: 'key', key };

@@ -74,14 +74,29 @@ const decryptBody = {
     ...keyProps,
     salt: { type: 'string', maxLength: 1024, description: 'The salt returned by encrypt (base64).' },
     salt_encoding: binaryEncodingSchema,
-    kdf: { type: 'string', enum: [PASSPHRASE_KDF], description: 'Optional, as encrypt returns it with a passphrase; only `scrypt`, only with `passphrase`.' },
+    kdf: {
+      type: 'string',
+      enum: [PASSPHRASE_KDF],
+      description: 'Optional, as encrypt returns it with a passphrase; only `scrypt`, only with `passphrase`.',
+    },
     kdf_params: kdfParams,
     plaintext_encoding: { type: 'string', enum: ['utf8', 'hex', 'base64'] },
   },
   additionalProperties: false,
   examples: [
-    { ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=' },
-    { algorithm: 'aes-256-gcm', ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=', iv: 'r0XW3y2lXxq0bE8m', tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==', key: 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789' },
+    {
+      ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=',
+      iv: 'r0XW3y2lXxq0bE8m',
+      tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==',
+      key: 'q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQq83vEjRWeJA=',
+    },
+    {
+      algorithm: 'aes-256-gcm',
+      ciphertext: 'pWb3j0bS2c5tQ0sV8Q4=',
+      iv: 'r0XW3y2lXxq0bE8m',
+      tag: 'u2Cw0hY4Nq1c7Zl3yQmGfA==',
+      key: 'abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789',
+    },
   ],
 } as const;
 
@@ -98,7 +113,8 @@ const decryptResponse = {
 /** `POST /v1/auth/encrypt` (AES-256-GCM, CONTRACT §4). */
 export const encryptSchema = {
   summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
-  description: 'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
+  description:
+    'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
     'would be 48 bytes and never a valid key, and base64 otherwise; `key_encoding` base64, hex or base64url overrides), or `passphrase` ' +
     '(scrypt N=2^15, r=8, p=1 over a random 16-byte salt, computed off the main thread; `salt`, `kdf` and `kdf_params` are returned ' +
     'and must be sent back to decrypt), or neither: a fresh random key is generated and returned as `key` (nothing is stored). ' +
@@ -111,9 +127,10 @@ export const encryptSchema = {
 /** `POST /v1/auth/decrypt`. */
 export const decryptSchema = {
   summary: 'Decrypt AES-256-GCM ciphertext',
-  description: '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
+  description:
+    '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +
     'Send `key` (hex when exactly 64 hex digits and no `key_encoding`, else base64, as for encrypt), or `passphrase` + `salt` ' +
-    '(+ `kdf_params` when not the defaults). Encrypt\'s response is accepted as it is: `algorithm` may be sent and must be `aes-256-gcm`, ' +
+    "(+ `kdf_params` when not the defaults). Encrypt's response is accepted as it is: `algorithm` may be sent and must be `aes-256-gcm`, " +
     '`kdf` may be sent with a passphrase and must be `scrypt`; any other value, or `kdf`, `salt` or `kdf_params` without a passphrase, is 422. ' +
     'Any wrong key, AAD or tampered byte answers 422 ' +
     '`decryption_failed` without saying which. `plaintext` is UTF-8 when the bytes are valid UTF-8, else hex; ' +

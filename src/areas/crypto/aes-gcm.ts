@@ -59,7 +59,12 @@ export async function encryptAesGcm(input: EncryptInput): Promise<Encrypted> {
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   if (aad) cipher.setAAD(aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  const out: Encrypted = { algorithm: AES_ALGORITHM, ciphertext: ciphertext.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
+  const out: Encrypted = {
+    algorithm: AES_ALGORITHM,
+    ciphertext: ciphertext.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+  };
   if (generatedKey) out.key = generatedKey.toString('base64');
   if (salt && scrypt) {
     out.salt = salt.toString('base64');

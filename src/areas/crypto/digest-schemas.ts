@@ -13,7 +13,9 @@ const hmacInput = {
   encoding,
 } as const;
 
-const hashList = Object.entries(HASH_ALGORITHMS).map(([name, row]) => `\`${name}\` (${row.bits} bits, ${row.standard})`).join(', ');
+const hashList = Object.entries(HASH_ALGORITHMS)
+  .map(([name, row]) => `\`${name}\` (${row.bits} bits, ${row.standard})`)
+  .join(', ');
 
 /** `POST /v1/auth/hash` (CONTRACT §4). */
 export const hashSchema = {
@@ -22,7 +24,12 @@ export const hashSchema = {
   body: {
     type: 'object',
     required: ['data'],
-    properties: { data: describeBytes('Data to hash (UTF-8 unless `data_encoding`).'), data_encoding: byteEncodingSchema, algorithm: { type: 'string', enum: Object.keys(HASH_ALGORITHMS), default: 'sha256' }, encoding },
+    properties: {
+      data: describeBytes('Data to hash (UTF-8 unless `data_encoding`).'),
+      data_encoding: byteEncodingSchema,
+      algorithm: { type: 'string', enum: Object.keys(HASH_ALGORITHMS), default: 'sha256' },
+      encoding,
+    },
     additionalProperties: false,
     examples: [{ data: 'abc', algorithm: 'sha256' }],
   },
@@ -40,7 +47,13 @@ export const hashSchema = {
 export const hmacSchema = {
   summary: 'HMAC signature (SHA-256, SHA-384, SHA-512)',
   description: 'RFC 2104 HMAC. `signature` is written in `encoding` (hex default, base64), which is what hmac-verify reads.',
-  body: { type: 'object', required: ['data', 'key'], properties: hmacInput, additionalProperties: false, examples: [{ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256' }] },
+  body: {
+    type: 'object',
+    required: ['data', 'key'],
+    properties: hmacInput,
+    additionalProperties: false,
+    examples: [{ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256' }],
+  },
   response: {
     200: {
       type: 'object',
@@ -54,7 +67,8 @@ export const hmacSchema = {
 /** `POST /v1/auth/hmac-verify`. */
 export const hmacVerifySchema = {
   summary: 'Verify an HMAC signature in constant time',
-  description: '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +
+  description:
+    '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +
     '`X-Hub-Signature-256: sha256=...`) is ignored. The comparison takes the same time wherever the signatures differ; a signature of the wrong length is `valid: false`, ' +
     'text that is not valid hex/base64 is 422.',
   body: {
@@ -62,9 +76,21 @@ export const hmacVerifySchema = {
     required: ['data', 'key', 'signature'],
     properties: { ...hmacInput, signature: { type: 'string', maxLength: 4096 } },
     additionalProperties: false,
-    examples: [{ data: 'what do ya want for nothing?', key: 'Jefe', algorithm: 'sha256', signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843' }],
+    examples: [
+      {
+        data: 'what do ya want for nothing?',
+        key: 'Jefe',
+        algorithm: 'sha256',
+        signature: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+      },
+    ],
   },
   response: {
-    200: { type: 'object', required: ['valid', 'algorithm'], properties: { valid: { type: 'boolean' }, algorithm: { type: 'string' } }, examples: [{ valid: true, algorithm: 'sha256' }] },
+    200: {
+      type: 'object',
+      required: ['valid', 'algorithm'],
+      properties: { valid: { type: 'boolean' }, algorithm: { type: 'string' } },
+      examples: [{ valid: true, algorithm: 'sha256' }],
+    },
   },
 } as const;

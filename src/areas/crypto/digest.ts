@@ -32,9 +32,23 @@ export type HmacAlgorithm = keyof typeof HMAC_ALGORITHMS;
 export const DIGEST_ENCODINGS = ['hex', 'base64'] as const;
 export type DigestEncoding = (typeof DIGEST_ENCODINGS)[number];
 
-export interface HashInput { data: string; data_encoding?: ByteEncoding; algorithm: HashAlgorithm; encoding: DigestEncoding }
-export interface HmacInput { data: string; data_encoding?: ByteEncoding; key: string; key_encoding?: ByteEncoding; algorithm: HmacAlgorithm; encoding: DigestEncoding }
-export interface HmacVerifyInput extends HmacInput { signature: string }
+export interface HashInput {
+  data: string;
+  data_encoding?: ByteEncoding;
+  algorithm: HashAlgorithm;
+  encoding: DigestEncoding;
+}
+export interface HmacInput {
+  data: string;
+  data_encoding?: ByteEncoding;
+  key: string;
+  key_encoding?: ByteEncoding;
+  algorithm: HmacAlgorithm;
+  encoding: DigestEncoding;
+}
+export interface HmacVerifyInput extends HmacInput {
+  signature: string;
+}
 
 /**
  * Digest of `data` with one of {@link HASH_ALGORITHMS}.

@@ -1,13 +1,20 @@
 import { byteEncodingSchema } from './bytes.js';
 import { TEXT_FORMATS } from './encodings.js';
 
-const resultEncoding = { type: 'string', enum: ['utf8', 'hex'], description: '`utf8`, or `hex` when the decoded bytes are not valid UTF-8.' } as const;
-const formatNotes = Object.entries(TEXT_FORMATS).map(([name, row]) => `\`${name}\`: ${row.note}`).join('; ');
+const resultEncoding = {
+  type: 'string',
+  enum: ['utf8', 'hex'],
+  description: '`utf8`, or `hex` when the decoded bytes are not valid UTF-8.',
+} as const;
+const formatNotes = Object.entries(TEXT_FORMATS)
+  .map(([name, row]) => `\`${name}\`: ${row.note}`)
+  .join('; ');
 
 /** `POST /v1/auth/base64-encode` (CONTRACT §4). */
 export const base64EncodeSchema = {
   summary: 'Base64 or Base64URL encode',
-  description: 'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
+  description:
+    'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
     '`data` is UTF-8 text unless `data_encoding` says hex, base64 or base64url (to encode binary).',
   body: {
     type: 'object',
@@ -34,18 +41,31 @@ export const base64EncodeSchema = {
 /** `POST /v1/auth/base64-decode`. */
 export const base64DecodeSchema = {
   summary: 'Decode Base64 or Base64URL',
-  description: 'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
+  description:
+    'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
     'spaces and line breaks ignored. Other input is 422. `result` is UTF-8 text, or hex when the bytes are not valid UTF-8 (`result_encoding`).',
-  body: { type: 'object', required: ['data'], properties: { data: { type: 'string' } }, additionalProperties: false, examples: [{ data: 'aGVsbG8gd29ybGQ' }] },
+  body: {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { type: 'string' } },
+    additionalProperties: false,
+    examples: [{ data: 'aGVsbG8gd29ybGQ' }],
+  },
   response: {
-    200: { type: 'object', required: ['result', 'result_encoding'], properties: { result: { type: 'string' }, result_encoding: resultEncoding }, examples: [{ result: 'hello world', result_encoding: 'utf8' }] },
+    200: {
+      type: 'object',
+      required: ['result', 'result_encoding'],
+      properties: { result: { type: 'string' }, result_encoding: resultEncoding },
+      examples: [{ result: 'hello world', result_encoding: 'utf8' }],
+    },
   },
 } as const;
 
 /** `POST /v1/auth/encode`. */
 export const encodeSchema = {
   summary: 'Encode or decode URL, HTML entities, hex and ascii85',
-  description: `Formats: ${formatNotes}. \`data\` is UTF-8 text unless \`data_encoding\` says hex, base64 or base64url. ` +
+  description:
+    `Formats: ${formatNotes}. \`data\` is UTF-8 text unless \`data_encoding\` says hex, base64 or base64url. ` +
     'Encoding takes the bytes of `data` so read (binary data can be url-, hex- and ascii85-encoded; html needs them to be UTF-8 text, else 422). ' +
     'Decoding takes the encoded text: with `data_encoding` it is the text that `data` carries in that encoding, which must be UTF-8 (else 422). ' +
     'Decoding invalid input (a % not followed by two hex digits, odd-length or non-hex digits, invalid ascii85) is 422; decoded bytes that ' +

@@ -3,8 +3,18 @@ import { invalidField } from '../../errors.js';
 import { decodeAscii85, encodeAscii85 } from './ascii85.js';
 import { decodeBytes, encodeBytesOutput, readUtf8Text, type ByteEncoding } from './bytes.js';
 
-export interface Base64EncodeInput { data: string; data_encoding?: ByteEncoding; url_safe: boolean; padding: boolean }
-export interface EncodeInput { data: string; data_encoding?: ByteEncoding; format: TextFormat; action: 'encode' | 'decode' }
+export interface Base64EncodeInput {
+  data: string;
+  data_encoding?: ByteEncoding;
+  url_safe: boolean;
+  padding: boolean;
+}
+export interface EncodeInput {
+  data: string;
+  data_encoding?: ByteEncoding;
+  format: TextFormat;
+  action: 'encode' | 'decode';
+}
 /** Decoded bytes for a JSON answer: UTF-8 text, or hex when they are not UTF-8. */
 type DecodedText = { result: string; result_encoding: 'utf8' | 'hex' };
 
@@ -75,7 +85,8 @@ function decodePercent(text: string, field: string): Buffer {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     if (i % 2 === 1) chunks.push(Buffer.from(part.replaceAll('%', ''), 'hex'));
-    else if (part.includes('%')) throw invalidField(field, 'is not valid percent-encoding (a % must start a %XX sequence of two hex digits)');
+    else if (part.includes('%'))
+      throw invalidField(field, 'is not valid percent-encoding (a % must start a %XX sequence of two hex digits)');
     else if (part !== '') chunks.push(Buffer.from(part, 'utf8'));
   }
   return Buffer.concat(chunks);
@@ -89,7 +100,8 @@ export const TEXT_FORMATS = {
   url: {
     encode: encodePercent,
     decode: decodePercent,
-    note: 'percent-encoding as encodeURIComponent (RFC 3986 unreserved characters and !*\'() kept, every other byte %XX), byte by byte; ' +
+    note:
+      "percent-encoding as encodeURIComponent (RFC 3986 unreserved characters and !*'() kept, every other byte %XX), byte by byte; " +
       'decoding turns each %XX into its byte, even when the bytes are not UTF-8, and "+" is not a space',
   },
   html: {
@@ -116,7 +128,10 @@ export function transcode(input: EncodeInput): DecodedText & { format: TextForma
   const { format, action } = input;
   const bytes = decodeBytes(input.data, input.data_encoding, 'data');
   const row = TEXT_FORMATS[format];
-  const out = action === 'encode' ? Buffer.from(row.encode(bytes, 'data'), 'utf8') : row.decode(readUtf8Text(bytes, 'data', `in the ${format} format to be decoded`), 'data');
+  const out =
+    action === 'encode'
+      ? Buffer.from(row.encode(bytes, 'data'), 'utf8')
+      : row.decode(readUtf8Text(bytes, 'data', `in the ${format} format to be decoded`), 'data');
   const { text, encoding } = encodeBytesOutput(out);
   return { result: text, format, action, result_encoding: encoding };
 }

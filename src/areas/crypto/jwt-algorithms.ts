@@ -54,8 +54,22 @@ export const JWT_ALGORITHMS = {
   PS384: { family: 'rsa-pss', ...PSS, hash: 'sha384' },
   PS512: { family: 'rsa-pss', ...PSS, hash: 'sha512' },
   ES256: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'prime256v1', jose: 'P-256' }, hash: 'sha256', signatureBytes: 64 },
-  ES384: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp384r1', jose: 'P-384' }, hash: 'sha384', signatureBytes: 96, ...SLOW_CURVE },
-  ES512: { family: 'ecdsa', keyTypes: ['ec'], curve: { node: 'secp521r1', jose: 'P-521' }, hash: 'sha512', signatureBytes: 132, ...SLOW_CURVE },
+  ES384: {
+    family: 'ecdsa',
+    keyTypes: ['ec'],
+    curve: { node: 'secp384r1', jose: 'P-384' },
+    hash: 'sha384',
+    signatureBytes: 96,
+    ...SLOW_CURVE,
+  },
+  ES512: {
+    family: 'ecdsa',
+    keyTypes: ['ec'],
+    curve: { node: 'secp521r1', jose: 'P-521' },
+    hash: 'sha512',
+    signatureBytes: 132,
+    ...SLOW_CURVE,
+  },
   EdDSA: { family: 'eddsa', keyTypes: ['ed25519'], hash: null },
 } as const satisfies Record<string, JwtAlgorithm>;
 
@@ -67,7 +81,14 @@ export function isJwtAlgorithm(alg: unknown): alg is JwtAlgorithmName {
   return typeof alg === 'string' && Object.hasOwn(JWT_ALGORITHMS, alg);
 }
 
-const KEY_TYPE_NAMES: Record<string, string> = { rsa: 'RSA', 'rsa-pss': 'RSA-PSS', ec: 'EC', ed25519: 'Ed25519', ed448: 'Ed448', x25519: 'X25519' };
+const KEY_TYPE_NAMES: Record<string, string> = {
+  rsa: 'RSA',
+  'rsa-pss': 'RSA-PSS',
+  ec: 'EC',
+  ed25519: 'Ed25519',
+  ed448: 'Ed448',
+  x25519: 'X25519',
+};
 const nameKeyType = (type: string | undefined) => KEY_TYPE_NAMES[type ?? ''] ?? (type ?? 'unknown').toUpperCase();
 
 // Every asymmetric type name starts with a vowel sound ("an RSA", "an EC", "an Ed25519").
@@ -113,7 +134,8 @@ function pssRestriction(alg: JwtAlgorithmName, row: JwtAlgorithm, key: JwtKey): 
   const details = key.asymmetricKeyDetails ?? {};
   const saltBytes = Number(row.hash?.slice(3)) / 8;
   for (const used of [details.hashAlgorithm, details.mgf1HashAlgorithm]) {
-    if (used !== undefined && used !== row.hash) return `${alg} hashes with ${row.hash!.toUpperCase()}, and this RSA-PSS key is restricted to ${used.toUpperCase()}`;
+    if (used !== undefined && used !== row.hash)
+      return `${alg} hashes with ${row.hash!.toUpperCase()}, and this RSA-PSS key is restricted to ${used.toUpperCase()}`;
   }
   if (details.saltLength !== undefined && details.saltLength > saltBytes) {
     return `${alg} uses a ${saltBytes}-byte salt, and this RSA-PSS key requires at least ${details.saltLength} bytes`;

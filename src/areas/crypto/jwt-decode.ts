@@ -35,14 +35,16 @@ function segmentText(segment: string): string {
 
 function parseObject(text: string, name: string): Record<string, unknown> {
   // Deeper JSON could not be answered (serialising it would run out of stack), as in a request body.
-  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) throw new JwtMalformedError(`the ${name} nests deeper than ${MAX_JSON_DEPTH} levels`);
+  if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH)
+    throw new JwtMalformedError(`the ${name} nests deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     throw new JwtMalformedError(`the ${name} is not JSON`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new JwtMalformedError(`the ${name} is JSON but not an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new JwtMalformedError(`the ${name} is JSON but not an object`);
   return value as Record<string, unknown>;
 }
 

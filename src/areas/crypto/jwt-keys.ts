@@ -79,10 +79,18 @@ const EC_CURVES: Record<string, { openssl: string; slow: boolean }> = {
 };
 
 /** An EC JWK coordinate (base64url) as a number's bytes without leading zeros, so `AAEC` and `AQI` compare equal (node:crypto accepts both). */
-const coordinate = (text: unknown) => (typeof text === 'string' ? Buffer.from(text, 'base64url').toString('hex').replace(/^(?:00)+/, '') : '');
+const coordinate = (text: unknown) =>
+  typeof text === 'string'
+    ? Buffer.from(text, 'base64url')
+        .toString('hex')
+        .replace(/^(?:00)+/, '')
+    : '';
 
 function mismatchedPair(): never {
-  throw invalidField('private_key', 'is a JWK whose public part (x, y) does not belong to its private part (d): its tokens would never verify');
+  throw invalidField(
+    'private_key',
+    'is a JWK whose public part (x, y) does not belong to its private part (d): its tokens would never verify',
+  );
 }
 
 /**
@@ -180,6 +188,7 @@ export function jwkRefusal(wire: WireKey, alg: string, operation: 'sign' | 'veri
   if (typeof key.use === 'string' && key.use !== 'sig') return `is a JWK for use "${key.use}", not signatures`;
   // A private JWK given to verify is reduced to its public half, which may verify whatever the private half may sign.
   const allowed = operation === 'verify' && Object.hasOwn(key, 'd') ? ['verify', 'sign'] : [operation];
-  if (Array.isArray(key.key_ops) && !key.key_ops.some((op) => allowed.includes(op))) return `is a JWK whose key_ops (${key.key_ops.join(', ')}) do not include "${operation}"`;
+  if (Array.isArray(key.key_ops) && !key.key_ops.some((op) => allowed.includes(op)))
+    return `is a JWK whose key_ops (${key.key_ops.join(', ')}) do not include "${operation}"`;
   return undefined;
 }

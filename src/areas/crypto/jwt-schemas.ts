@@ -6,13 +6,24 @@ import { EC_CURVES, KEYPAIR_TYPE_NAMES, RSA_MODULUS_LENGTHS } from './keypair.js
 const TEN_YEARS = 10 * 365 * 86_400;
 const anyObject = { type: 'object', additionalProperties: true } as const;
 const audience = {
-  anyOf: [{ type: 'string', maxLength: 1024 }, { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', maxLength: 1024 } }],
+  anyOf: [
+    { type: 'string', maxLength: 1024 },
+    { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', maxLength: 1024 } },
+  ],
 } as const;
 const keySchema = (what: string) => ({
-  anyOf: [{ type: 'string', minLength: 1, maxLength: 65_536 }, { type: 'object', additionalProperties: true }],
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 65_536 },
+    { type: 'object', additionalProperties: true },
+  ],
   description: `${what} as PEM text or a JWK (an object, or its JSON text).`,
 });
-const secret = { type: 'string', minLength: 1, maxLength: 65_536, description: 'HMAC secret (HS*), read in `secret_encoding` (utf8 default).' } as const;
+const secret = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 65_536,
+  description: 'HMAC secret (HS*), read in `secret_encoding` (utf8 default).',
+} as const;
 
 const EXAMPLE_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzQyIiwicm9sZSI6ImFkbWluIiwiaWF0IjoxNzYzNzE3NzMwLCJleHAiOjE3NjM3MjEzMzB9.' +
@@ -34,9 +45,15 @@ const jwtGenerateBody = {
     issuer: { type: 'string', maxLength: 1024 },
     subject: { type: 'string', maxLength: 1024 },
     audience,
-    header: { ...anyObject, description: 'Extra protected-header parameters (e.g. `kid`); `alg` is set from `algorithm`, `typ` defaults to JWT. The header is written `alg` first, then `typ`, then these, as jsonwebtoken and jose write it; `typ`, `cty` and `kid` must be strings (RFC 7515 §4.1).' },
+    header: {
+      ...anyObject,
+      description:
+        'Extra protected-header parameters (e.g. `kid`); `alg` is set from `algorithm`, `typ` defaults to JWT. The header is written `alg` first, then `typ`, then these, as jsonwebtoken and jose write it; `typ`, `cty` and `kid` must be strings (RFC 7515 §4.1).',
+    },
   },
-  examples: [{ payload: { sub: 'user_42', role: 'admin' }, algorithm: 'HS256', secret: 'a-long-shared-secret-of-32-bytes!', expires_in: 3600 }],
+  examples: [
+    { payload: { sub: 'user_42', role: 'admin' }, algorithm: 'HS256', secret: 'a-long-shared-secret-of-32-bytes!', expires_in: 3600 },
+  ],
 } as const;
 
 const jwtGenerateResponse = {
@@ -57,7 +74,11 @@ const jwtVerifyBody = {
     public_key: keySchema('Public key for RS/PS/ES/EdDSA: PEM (SPKI, PKCS#1, X.509 certificate)'),
     algorithms: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: JWT_ALGORITHM_NAMES } },
     issuer: { type: 'string', maxLength: 1024, description: 'Expected `iss` (claim_mismatch otherwise).' },
-    subject: { type: 'string', maxLength: 1024, description: 'Expected `sub` (claim_mismatch otherwise), as jsonwebtoken\'s `subject` option.' },
+    subject: {
+      type: 'string',
+      maxLength: 1024,
+      description: "Expected `sub` (claim_mismatch otherwise), as jsonwebtoken's `subject` option.",
+    },
     audience,
     clock_tolerance: { type: 'integer', minimum: 0, maximum: 86_400, default: 0, description: 'Seconds of leeway for exp and nbf.' },
   },
@@ -119,12 +140,14 @@ const keypairResponse = {
     modulus_length: { type: 'integer' },
     curve: { type: 'string' },
   },
-  examples: [{
-    public_key: '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE...\n-----END PUBLIC KEY-----\n',
-    private_key: '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg...\n-----END PRIVATE KEY-----\n',
-    type: 'ec',
-    curve: 'P-256',
-  }],
+  examples: [
+    {
+      public_key: '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE...\n-----END PUBLIC KEY-----\n',
+      private_key: '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg...\n-----END PRIVATE KEY-----\n',
+      type: 'ec',
+      curve: 'P-256',
+    },
+  ],
 } as const;
 
 /** `POST /v1/auth/jwt-generate` (CONTRACT §4). */
@@ -135,11 +158,11 @@ export const jwtGenerateSchema = {
     'Giving the other key field is a 422, as is a key that does not fit the algorithm (type, EC curve, RSA outside 2048..8192 bits, ' +
     'an RSA-PSS key restricted to another hash, a JWK whose `alg`, `use` or `key_ops` rule it out, an EC or OKP JWK whose `d` does not match its `x`/`y`) ' +
     'and a PEM key, certificate or JWK given as an HMAC secret. `iat` is the current time unless the payload has one; ' +
-    '`expires_in` and `not_before` are seconds from now; `issuer`/`subject`/`audience` override the payload\'s claims. ' +
+    "`expires_in` and `not_before` are seconds from now; `issuer`/`subject`/`audience` override the payload's claims. " +
     '`header` adds protected-header parameters (`typ` defaults to JWT; `alg` must match; `crit`/`b64` are refused). ' +
     'Signing is node:crypto: inline for HS*, ES256 and EdDSA (microseconds), on the thread pool for RS*, PS*, ES384 and ES512 ' +
     '(0.3 to 5 ms), so a large RSA key never stalls other requests. Private keys are never kept between requests, and ' +
-    'importing one costs: a PEM about 0.35 ms (OpenSSL 3\'s decoders), an RSA JWK about 10 µs, an Ed25519 or P-256 JWK ' +
+    "importing one costs: a PEM about 0.35 ms (OpenSSL 3's decoders), an RSA JWK about 10 µs, an Ed25519 or P-256 JWK " +
     '40-75 µs (a P-521 JWK about 1 ms), so JWKs suit frequent signing with RSA, Ed25519 or P-256 keys.',
   body: jwtGenerateBody,
   response: { 200: jwtGenerateResponse },
@@ -165,7 +188,8 @@ export const jwtVerifySchema = {
 /** `POST /v1/auth/jwt-decode`. */
 export const jwtDecodeSchema = {
   summary: 'Decode a JWT without verifying it',
-  description: 'Header and claims as JSON, signature as base64url. Not three parts, bad base64url, or a header/payload that is not a JSON object → 422.',
+  description:
+    'Header and claims as JSON, signature as base64url. Not three parts, bad base64url, or a header/payload that is not a JSON object → 422.',
   body: jwtDecodeBody,
   response: { 200: jwtDecodeResponse },
 } as const;

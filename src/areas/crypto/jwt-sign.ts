@@ -78,7 +78,8 @@ async function readSigningKey(input: JwtGenerateInput): Promise<JwtKey> {
 export async function signJwt(input: JwtGenerateInput, now: number): Promise<SignedJwt> {
   const key = await readSigningKey(input);
   for (const [claim, valid] of Object.entries(CLAIM_TYPES)) {
-    if (Object.hasOwn(input.payload, claim) && !valid(input.payload[claim])) throw invalidField(`payload.${claim}`, 'has the wrong type for a registered claim');
+    if (Object.hasOwn(input.payload, claim) && !valid(input.payload[claim]))
+      throw invalidField(`payload.${claim}`, 'has the wrong type for a registered claim');
   }
   const iat = Math.floor(now / 1000);
   // Spread copies own properties only (a `__proto__` key stays an ordinary claim).
@@ -91,9 +92,12 @@ export async function signJwt(input: JwtGenerateInput, now: number): Promise<Sig
   if (input.audience !== undefined) payload.aud = input.audience;
 
   const extra = input.header ?? {};
-  if (Object.hasOwn(extra, 'alg') && extra.alg !== input.algorithm) throw invalidField('header.alg', `must be absent or equal to algorithm (${input.algorithm})`);
+  if (Object.hasOwn(extra, 'alg') && extra.alg !== input.algorithm)
+    throw invalidField('header.alg', `must be absent or equal to algorithm (${input.algorithm})`);
   for (const name of RESERVED_HEADER) if (Object.hasOwn(extra, name)) throw invalidField(`header.${name}`, 'is not supported');
-  for (const name of STRING_HEADER) if (Object.hasOwn(extra, name) && typeof extra[name] !== 'string') throw invalidField(`header.${name}`, 'must be a string (RFC 7515 §4.1)');
+  for (const name of STRING_HEADER)
+    if (Object.hasOwn(extra, name) && typeof extra[name] !== 'string')
+      throw invalidField(`header.${name}`, 'must be a string (RFC 7515 §4.1)');
   // `alg` first, as jsonwebtoken and jose write it, so the same input gives the same token string.
   const header: Record<string, unknown> = { alg: input.algorithm, typ: 'JWT', ...extra };
   const signingInput = `${base64urlJson(header)}.${base64urlJson(payload)}`;

@@ -1,4 +1,4 @@
-import { constants, createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { constants, createHmac, sign, timingSafeEqual, verify } from 'node:crypto';
 import { promisify } from 'node:util';
 import { HmacSecret, JWT_ALGORITHMS, type JwtAlgorithm, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 
@@ -19,7 +19,9 @@ const verifyOnThreadPool = promisify(verify) as (hash: string | null, data: Buff
 
 /** The HS* signature bytes (every HS* row names its hash; the secret is an HmacSecret once `keyMismatch` has passed). */
 const hmac = (row: JwtAlgorithm, key: JwtKey, signingInput: string) =>
-  createHmac(row.hash as string, key instanceof HmacSecret ? key.bytes : key.export()).update(signingInput).digest();
+  createHmac(row.hash as string, key instanceof HmacSecret ? key.bytes : key.export())
+    .update(signingInput)
+    .digest();
 
 /**
  * The JWS signature of `signingInput` (`header.payload`, base64url), itself base64url, with

@@ -5,7 +5,14 @@ import { JwtMalformedError, readJwt } from './jwt-decode.js';
 import { importHmacSecret, importPublicKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import { verifySignature } from './jwt-signature.js';
 
-export const VERIFY_REASONS = ['expired', 'not_yet_valid', 'invalid_signature', 'claim_mismatch', 'malformed', 'algorithm_not_allowed'] as const;
+export const VERIFY_REASONS = [
+  'expired',
+  'not_yet_valid',
+  'invalid_signature',
+  'claim_mismatch',
+  'malformed',
+  'algorithm_not_allowed',
+] as const;
 export type VerifyReason = (typeof VERIFY_REASONS)[number];
 
 export type VerifyOutcome =
@@ -62,7 +69,8 @@ function checkClaims(payload: Record<string, unknown>, expect: ClaimExpectations
   if (expect.audience !== undefined) {
     const wanted = [expect.audience].flat();
     const given = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-    if (!given.some((a) => wanted.includes(a))) return mismatch(`aud ${JSON.stringify(payload.aud ?? null)} names none of ${wanted.join(', ')}`);
+    if (!given.some((a) => wanted.includes(a)))
+      return mismatch(`aud ${JSON.stringify(payload.aud ?? null)} names none of ${wanted.join(', ')}`);
   }
   for (const claim of ['iat', 'nbf', 'exp']) {
     if (Object.hasOwn(payload, claim) && !isNumber(payload[claim])) return mismatch(`${claim} must be a number of seconds`);
@@ -98,17 +106,20 @@ export async function verifyCompactJwt(token: string, key: JwtKey, options: Veri
     throw err;
   }
   const alg = read.header.alg;
-  if (typeof alg === 'string' && alg.toLowerCase() === 'none') return fail('algorithm_not_allowed', 'alg "none" (an unsigned token) is never accepted');
+  if (typeof alg === 'string' && alg.toLowerCase() === 'none')
+    return fail('algorithm_not_allowed', 'alg "none" (an unsigned token) is never accepted');
   // A JWS header must name its algorithm (RFC 7515 §4.1.1): without one the token is malformed.
   if (alg === undefined) return fail('malformed', 'the header has no "alg"');
   if (!isJwtAlgorithm(alg)) return fail('algorithm_not_allowed', `alg ${JSON.stringify(alg)} is not a supported JWS algorithm`);
-  if (options.algorithms && !options.algorithms.includes(alg)) return fail('algorithm_not_allowed', `alg ${alg} is not in the allowed algorithms (${options.algorithms.join(', ')})`);
+  if (options.algorithms && !options.algorithms.includes(alg))
+    return fail('algorithm_not_allowed', `alg ${alg} is not in the allowed algorithms (${options.algorithms.join(', ')})`);
   const mismatch = keyMismatch(alg, key);
   if (mismatch) return fail('algorithm_not_allowed', `the token's ${mismatch}`);
   const refusal = options.keyRefusal?.(alg);
   if (refusal) return fail('algorithm_not_allowed', `the token's alg is ${alg} and the public key ${refusal}`);
   // RFC 7515 §4.1.11: extensions named in `crit` must be understood, and this verifier knows none.
-  if (Object.hasOwn(read.header, 'crit')) return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
+  if (Object.hasOwn(read.header, 'crit'))
+    return fail('malformed', 'the header lists "crit" extensions, which this verifier does not support');
 
   const signingInput = token.slice(0, token.lastIndexOf('.'));
   if (!(await verifySignature(alg, key, signingInput, read.signature))) {
@@ -150,7 +161,8 @@ export interface JwtVerifyInput {
  *   // { valid: true, header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', ... } }
  */
 export function verifyJwt(input: JwtVerifyInput, now: number): Promise<VerifyOutcome> {
-  if (input.secret !== undefined && input.public_key !== undefined) throw invalidField('public_key', 'cannot be given together with secret');
+  if (input.secret !== undefined && input.public_key !== undefined)
+    throw invalidField('public_key', 'cannot be given together with secret');
   if (input.secret === undefined && input.public_key === undefined) {
     throw new DevutilError('validation_error', 'Give secret (HS*) or public_key (other algorithms).', {
       errors: [{ path: 'secret', message: 'or public_key is required' }],

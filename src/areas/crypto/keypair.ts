@@ -70,7 +70,8 @@ function exportKey(key: KeyObject, format: 'pem' | 'jwk'): string | Record<strin
  */
 export async function generateKeyPair(options: KeyPairInput): Promise<GeneratedKeyPair> {
   const row: KeyPairRow = KEYPAIR_TYPES[options.type];
-  if (options.modulus_length !== undefined && row.option !== 'modulus_length') throw invalidField('modulus_length', `does not apply to ${options.type}`);
+  if (options.modulus_length !== undefined && row.option !== 'modulus_length')
+    throw invalidField('modulus_length', `does not apply to ${options.type}`);
   if (options.curve !== undefined && row.option !== 'curve') throw invalidField('curve', `does not apply to ${options.type}`);
   const pair = await runCpuBound(() => row.generate(options));
   return {

@@ -39,7 +39,8 @@ function buildClasses(options: GeneratePasswordInput): string[][] {
     if (chars.length === 0) throw invalidField('exclude', `removes every character of the enabled class "${name}"`);
     classes.push(chars);
   }
-  if (classes.length === 0) throw invalidField('query', 'enables no character class: set at least one of uppercase, lowercase, digits, symbols');
+  if (classes.length === 0)
+    throw invalidField('query', 'enables no character class: set at least one of uppercase, lowercase, digits, symbols');
   return classes;
 }
 
@@ -80,6 +81,9 @@ export function generatePasswords(options: GeneratePasswordInput): GeneratedPass
     const chars = Array.from({ length: options.length }, () => alphabet[randomInt(alphabet.length)]);
     if (classes.every((set) => chars.some((c) => set.includes(c)))) passwords.push(chars.join(''));
   }
-  const entropyBits = countEntropyBits(classes.map((c) => c.length), options.length);
+  const entropyBits = countEntropyBits(
+    classes.map((c) => c.length),
+    options.length,
+  );
   return { passwords, length: options.length, count: options.count, entropy_bits: entropyBits };
 }

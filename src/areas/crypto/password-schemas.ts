@@ -16,7 +16,12 @@ const hashPasswordBody = {
   required: ['password'],
   additionalProperties: false,
   properties: {
-    password: { type: 'string', minLength: 1, maxLength: 1024, description: `bcrypt: at most ${BCRYPT_MAX_BYTES} bytes in UTF-8 (longer is a 422, never truncated).` },
+    password: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: `bcrypt: at most ${BCRYPT_MAX_BYTES} bytes in UTF-8 (longer is a 422, never truncated).`,
+    },
     algorithm: { type: 'string', enum: HASHING_ALGORITHMS, default: 'argon2id' },
     cost: range(BCRYPT_LIMITS.cost, 'bcrypt cost (log2 rounds)'),
     memory_kib: range(ARGON2_LIMITS.memoryKib, 'argon2 memory in KiB (at least 8 × parallelism)'),
@@ -26,14 +31,19 @@ const hashPasswordBody = {
     r: range(SCRYPT_LIMITS.r, 'scrypt block size'),
     p: range(SCRYPT_LIMITS.p, 'scrypt parallelism'),
   },
-  examples: [{ password: 'correct horse battery staple', algorithm: 'argon2id' }, { password: 'hunter2', algorithm: 'bcrypt', cost: 12 }],
+  examples: [
+    { password: 'correct horse battery staple', algorithm: 'argon2id' },
+    { password: 'hunter2', algorithm: 'bcrypt', cost: 12 },
+  ],
 } as const;
 
 const hashPasswordResponse = {
   type: 'object',
   required: ['hash', 'algorithm'],
   properties: { hash: { type: 'string' }, algorithm: { type: 'string', enum: HASHING_ALGORITHMS } },
-  examples: [{ hash: '$argon2id$v=19$m=19456,t=2,p=1$3tyL0Ckq1EMnK5bGRHH4xw$5c7kbkBHDBGxM1jNTY8mSKVsZmgScvOu0dpPH0pWCDo', algorithm: 'argon2id' }],
+  examples: [
+    { hash: '$argon2id$v=19$m=19456,t=2,p=1$3tyL0Ckq1EMnK5bGRHH4xw$5c7kbkBHDBGxM1jNTY8mSKVsZmgScvOu0dpPH0pWCDo', algorithm: 'argon2id' },
+  ],
 } as const;
 
 const verifyPasswordBody = {
@@ -56,8 +66,18 @@ const strengthBody = {
   required: ['password'],
   additionalProperties: false,
   properties: {
-    password: { type: 'string', minLength: 1, maxLength: 1024, description: `The estimator reads the first ${ESTIMATOR_MAX_LENGTH} characters.` },
-    user_inputs: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 256 }, description: 'Words tied to the user (name, e-mail, site) that make a password weaker.' },
+    password: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: `The estimator reads the first ${ESTIMATOR_MAX_LENGTH} characters.`,
+    },
+    user_inputs: {
+      type: 'array',
+      maxItems: 100,
+      items: { type: 'string', maxLength: 256 },
+      description: 'Words tied to the user (name, e-mail, site) that make a password weaker.',
+    },
   },
   examples: [{ password: 'alice2024!', user_inputs: ['alice', 'alice@example.com'] }],
 } as const;
@@ -88,11 +108,20 @@ const strengthResponse = {
       },
     },
   },
-  examples: [{
-    score: 2, strength: 'fair', entropy_bits: 23.25, crack_time_seconds: 1001, crack_time_display: '17 minutes',
-    feedback: { warning: 'There should not be any personal or page related data.', suggestions: ['Add more words that are less common.'] },
-    checks: { length: 10, lowercase: true, uppercase: false, digits: true, symbols: true },
-  }],
+  examples: [
+    {
+      score: 2,
+      strength: 'fair',
+      entropy_bits: 23.25,
+      crack_time_seconds: 1001,
+      crack_time_display: '17 minutes',
+      feedback: {
+        warning: 'There should not be any personal or page related data.',
+        suggestions: ['Add more words that are less common.'],
+      },
+      checks: { length: 10, lowercase: true, uppercase: false, digits: true, symbols: true },
+    },
+  ],
 } as const;
 
 const flag = (description: string, value: boolean) => ({ type: 'boolean', default: value, description });

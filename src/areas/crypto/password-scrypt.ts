@@ -66,7 +66,8 @@ export async function verifyScrypt(password: string, phc: string): Promise<boole
   const params = { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
   for (const [name, limit] of Object.entries(SCRYPT_LIMITS)) {
     const value = params[name as keyof ScryptParams];
-    if (value < limit.min || value > limit.max) throw invalidField('hash', `has scrypt ${name} ${value}, outside ${limit.min}..${limit.max}`);
+    if (value < limit.min || value > limit.max)
+      throw invalidField('hash', `has scrypt ${name} ${value}, outside ${limit.min}..${limit.max}`);
   }
   const salt = Buffer.from(match[4], 'base64');
   const expected = Buffer.from(match[5], 'base64');

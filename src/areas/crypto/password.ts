@@ -60,7 +60,11 @@ const PASSWORD_ALGORITHMS = {
     verify: verifyScrypt,
     options: ['log_n', 'r', 'p'],
     hash: (password, o) =>
-      hashScrypt(password, { logN: o.log_n ?? SCRYPT_LIMITS.logN.default, r: o.r ?? SCRYPT_LIMITS.r.default, p: o.p ?? SCRYPT_LIMITS.p.default }),
+      hashScrypt(password, {
+        logN: o.log_n ?? SCRYPT_LIMITS.logN.default,
+        r: o.r ?? SCRYPT_LIMITS.r.default,
+        p: o.p ?? SCRYPT_LIMITS.p.default,
+      }),
   },
 } satisfies Record<string, PasswordAlgorithmRow>;
 

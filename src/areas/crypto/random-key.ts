@@ -7,10 +7,28 @@ if (new Set(NANOID_ALPHABET).size !== 64) throw new Error('the nanoid alphabet m
 
 /** Key kinds of `generate-key`: what `length` means, its default, and how one key is made. */
 export const KEY_TYPES = {
-  api_key: { lengthUnit: 'characters', defaultLength: 32, defaultPrefix: 'dk_', bitsPerUnit: Math.log2(62), make: (n: number) => randomString(n, BASE62) },
+  api_key: {
+    lengthUnit: 'characters',
+    defaultLength: 32,
+    defaultPrefix: 'dk_',
+    bitsPerUnit: Math.log2(62),
+    make: (n: number) => randomString(n, BASE62),
+  },
   uuid: { lengthUnit: 'fixed', defaultLength: 36, defaultPrefix: '', bitsPerUnit: 122 / 36, make: () => randomUUID() },
-  nanoid: { lengthUnit: 'characters', defaultLength: 21, defaultPrefix: '', bitsPerUnit: 6, make: (n: number) => randomString(n, NANOID_ALPHABET) },
-  secret: { lengthUnit: 'bytes', defaultLength: 32, defaultPrefix: '', bitsPerUnit: 8, make: (n: number) => randomBytes(n).toString('base64url') },
+  nanoid: {
+    lengthUnit: 'characters',
+    defaultLength: 21,
+    defaultPrefix: '',
+    bitsPerUnit: 6,
+    make: (n: number) => randomString(n, NANOID_ALPHABET),
+  },
+  secret: {
+    lengthUnit: 'bytes',
+    defaultLength: 32,
+    defaultPrefix: '',
+    bitsPerUnit: 8,
+    make: (n: number) => randomBytes(n).toString('base64url'),
+  },
   hex: { lengthUnit: 'bytes', defaultLength: 32, defaultPrefix: '', bitsPerUnit: 8, make: (n: number) => randomBytes(n).toString('hex') },
 } as const;
 export type KeyType = keyof typeof KEY_TYPES;

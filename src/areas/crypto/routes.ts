@@ -33,9 +33,13 @@ const area: Area = 'auth';
 export default async function cryptoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // Passwords: password.ts, password-generate.ts
   postTool(app, '/v1/auth/hash-password', { area, schema: hashPasswordSchema }, hashPassword);
-  postTool(app, '/v1/auth/verify-password', { area, schema: verifyPasswordSchema }, (b: { password: string; hash: string }) => verifyPassword(b.password, b.hash));
+  postTool(app, '/v1/auth/verify-password', { area, schema: verifyPasswordSchema }, (b: { password: string; hash: string }) =>
+    verifyPassword(b.password, b.hash),
+  );
   postTool(app, '/v1/auth/password-strength', { area, schema: passwordStrengthSchema }, measurePasswordStrength);
-  app.get<{ Querystring: GeneratePasswordInput }>('/v1/auth/generate-password', { config: { area }, schema: generatePasswordSchema }, (r) => generatePasswords(r.query));
+  app.get<{ Querystring: GeneratePasswordInput }>('/v1/auth/generate-password', { config: { area }, schema: generatePasswordSchema }, (r) =>
+    generatePasswords(r.query),
+  );
 
   // JWTs and key pairs: jwt-sign.ts, jwt-verify.ts, jwt-decode.ts, keypair.ts
   postTool(app, '/v1/auth/jwt-generate', { area, schema: jwtGenerateSchema }, (b: JwtGenerateInput) => signJwt(b, ctx.now()));
@@ -44,11 +48,15 @@ export default async function cryptoRoutes(app: FastifyInstance, ctx: AppContext
   postTool(app, '/v1/auth/generate-keypair', { area, schema: generateKeypairSchema }, generateKeyPair);
 
   // One-time passwords (RFC 6238): totp.ts
-  app.get<{ Querystring: TotpGenerateInput }>('/v1/auth/totp-generate', { config: { area }, schema: totpGenerateSchema }, (r) => generateTotp(r.query));
+  app.get<{ Querystring: TotpGenerateInput }>('/v1/auth/totp-generate', { config: { area }, schema: totpGenerateSchema }, (r) =>
+    generateTotp(r.query),
+  );
   postTool(app, '/v1/auth/totp-verify', { area, schema: totpVerifySchema }, (b: TotpVerifyInput) => verifyTotpCode(b, ctx.now()));
 
   // Random keys and AES-256-GCM: random-key.ts, aes-gcm.ts
-  app.get<{ Querystring: GenerateKeysInput }>('/v1/auth/generate-key', { config: { area }, schema: generateKeySchema }, (r) => generateKeys(r.query));
+  app.get<{ Querystring: GenerateKeysInput }>('/v1/auth/generate-key', { config: { area }, schema: generateKeySchema }, (r) =>
+    generateKeys(r.query),
+  );
   postTool(app, '/v1/auth/encrypt', { area, schema: encryptSchema }, encryptAesGcm);
   postTool(app, '/v1/auth/decrypt', { area, schema: decryptSchema }, decryptAesGcm);
 

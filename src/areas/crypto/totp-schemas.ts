@@ -9,7 +9,8 @@ const paramProps = {
 /** `GET /v1/auth/totp-generate` (CONTRACT §4). */
 export const totpGenerateSchema = {
   summary: 'Generate a TOTP secret, its otpauth:// URI and a QR code',
-  description: 'The secret is random and sized for the algorithm (20 bytes for SHA1, 32 for SHA256, 64 for SHA512; at least 160 bits), ' +
+  description:
+    'The secret is random and sized for the algorithm (20 bytes for SHA1, 32 for SHA256, 64 for SHA512; at least 160 bits), ' +
     'written in base32 without padding. The URI follows the Key Uri Format: `otpauth://totp/{issuer}:{account}?secret=&issuer=&algorithm=&digits=&period=`, ' +
     'each part percent-encoded (space = %20). `issuer` and `account` must not contain ":" (the Key Uri Format forbids it: the ' +
     'label separates them with it) → 422 naming the field. Nothing is stored.',
@@ -17,7 +18,7 @@ export const totpGenerateSchema = {
     type: 'object',
     properties: {
       issuer: { type: 'string', minLength: 1, maxLength: 128, default: 'devutil', description: 'Shown by authenticator apps.' },
-      account: { type: 'string', minLength: 1, maxLength: 256, default: 'user', description: 'Usually the user\'s e-mail.' },
+      account: { type: 'string', minLength: 1, maxLength: 256, default: 'user', description: "Usually the user's e-mail." },
       ...paramProps,
     },
     additionalProperties: false,
@@ -37,11 +38,19 @@ export const totpGenerateSchema = {
         issuer: { type: 'string' },
         account: { type: 'string' },
       },
-      examples: [{
-        secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', digits: 6, period: 30, algorithm: 'SHA1', issuer: 'ACME Co', account: 'ana@example.com',
-        otpauth_uri: 'otpauth://totp/ACME%20Co:ana%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30',
-        qr_code: 'data:image/png;base64,iVBORw0KGgo...',
-      }],
+      examples: [
+        {
+          secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+          digits: 6,
+          period: 30,
+          algorithm: 'SHA1',
+          issuer: 'ACME Co',
+          account: 'ana@example.com',
+          otpauth_uri:
+            'otpauth://totp/ACME%20Co:ana%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=ACME%20Co&algorithm=SHA1&digits=6&period=30',
+          qr_code: 'data:image/png;base64,iVBORw0KGgo...',
+        },
+      ],
     },
   },
 } as const;
@@ -49,7 +58,8 @@ export const totpGenerateSchema = {
 /** `POST /v1/auth/totp-verify` (RFC 6238). */
 export const totpVerifySchema = {
   summary: 'Verify a TOTP code (RFC 6238) within a window of steps',
-  description: 'Steps from -window to +window around `timestamp` (Unix seconds, default now) are checked, each with a constant-time comparison; ' +
+  description:
+    'Steps from -window to +window around `timestamp` (Unix seconds, default now) are checked, each with a constant-time comparison; ' +
     '`delta` is the matching step nearest 0. A code whose length differs from `digits` is simply not valid. ' +
     'The secret is base32 (RFC 4648), case-insensitive, spaces and padding optional; anything else is 422.',
   body: {
@@ -58,15 +68,21 @@ export const totpVerifySchema = {
     properties: {
       secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Base32, case-insensitive, spaces and padding optional.' },
       code: {
-        anyOf: [{ type: 'string', pattern: '^ *[0-9]{1,5} ?[0-9]{0,5} *$' }, { type: 'integer', minimum: 0, maximum: 99999999 }],
-        description: 'The code as a digit string (one space inside, as authenticator apps show it (`123 456`), and spaces around are ignored); an integer is left-padded with zeros to `digits`.',
+        anyOf: [
+          { type: 'string', pattern: '^ *[0-9]{1,5} ?[0-9]{0,5} *$' },
+          { type: 'integer', minimum: 0, maximum: 99999999 },
+        ],
+        description:
+          'The code as a digit string (one space inside, as authenticator apps show it (`123 456`), and spaces around are ignored); an integer is left-padded with zeros to `digits`.',
       },
       ...paramProps,
       window: { type: 'integer', minimum: 0, maximum: 10, default: 1, description: 'Steps accepted on each side, 0..10.' },
       timestamp: { type: 'integer', minimum: 0, maximum: 253402300799, description: 'Unix seconds to verify at (default now).' },
     },
     additionalProperties: false,
-    examples: [{ secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, period: 30, algorithm: 'SHA1', window: 1, timestamp: 59 }],
+    examples: [
+      { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, period: 30, algorithm: 'SHA1', window: 1, timestamp: 59 },
+    ],
   },
   response: {
     200: {
@@ -76,7 +92,10 @@ export const totpVerifySchema = {
         valid: { type: 'boolean' },
         delta: { type: ['integer', 'null'], description: 'Matching step relative to `timestamp` (-1 = previous step), or null.' },
       },
-      examples: [{ valid: true, delta: 0 }, { valid: false, delta: null }],
+      examples: [
+        { valid: true, delta: 0 },
+        { valid: false, delta: null },
+      ],
     },
   },
 } as const;

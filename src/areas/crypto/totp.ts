@@ -47,7 +47,13 @@ export function computeHotp(secret: Buffer, counter: number, digits: number, alg
  * @example
  *   verifyTotp(secret, '94287082', 59, { digits: 8, period: 30, algorithm: 'SHA1' }, 1) // { valid: true, delta: 0 }
  */
-export function verifyTotp(secret: Buffer, code: string, timestamp: number, params: TotpParams, window: number): { valid: boolean; delta: number | null } {
+export function verifyTotp(
+  secret: Buffer,
+  code: string,
+  timestamp: number,
+  params: TotpParams,
+  window: number,
+): { valid: boolean; delta: number | null } {
   const current = Math.floor(timestamp / params.period);
   const given = Buffer.from(code.padEnd(params.digits, ' ').slice(0, params.digits));
   const lengthOk = code.length === params.digits;
@@ -74,7 +80,9 @@ function listStepsNearestFirst(window: number): number[] {
  */
 function checkLabelParts(issuer: string, account: string): void {
   const message = 'must not contain ":" (the otpauth label separates issuer and account with it)';
-  const errors = Object.entries({ issuer, account }).filter(([, value]) => value.includes(':')).map(([path]) => ({ path, message }));
+  const errors = Object.entries({ issuer, account })
+    .filter(([, value]) => value.includes(':'))
+    .map(([path]) => ({ path, message }));
   if (errors.length > 0) throw new DevutilError('validation_error', `${errors.map((e) => e.path).join(' and ')} ${message}.`, { errors });
 }
 
@@ -117,9 +125,17 @@ async function renderQrCode(text: string): Promise<string> {
 }
 
 /** The query of `totp-generate`, as the wire names it. */
-export interface TotpGenerateInput extends TotpParams { issuer: string; account: string }
+export interface TotpGenerateInput extends TotpParams {
+  issuer: string;
+  account: string;
+}
 /** The body of `totp-verify`, as the wire names it. */
-export interface TotpVerifyInput extends TotpParams { secret: string; code: string | number; window: number; timestamp?: number }
+export interface TotpVerifyInput extends TotpParams {
+  secret: string;
+  code: string | number;
+  window: number;
+  timestamp?: number;
+}
 
 /**
  * `GET /v1/auth/totp-generate`: a fresh setup ({@link createTotpSetup}) with the parameters it was made for.

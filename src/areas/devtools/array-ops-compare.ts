@@ -75,7 +75,8 @@ export function readKey(element: unknown, key: string): unknown {
   let current: unknown = element;
   for (const segment of key.split('.')) {
     if (current === null || typeof current !== 'object') return MISSING;
-    if (Array.isArray(current) ? !/^\d+$/.test(segment) || Number(segment) >= current.length : !Object.hasOwn(current, segment)) return MISSING;
+    if (Array.isArray(current) ? !/^\d+$/.test(segment) || Number(segment) >= current.length : !Object.hasOwn(current, segment))
+      return MISSING;
     current = (current as Record<string, unknown>)[segment];
   }
   return current;

@@ -4,7 +4,7 @@ import { ARRAY_OPERATIONS, MAX_ELEMENTS, type ArrayOperation, type ArrayOpsOptio
 const ARRAY_OPS_DESCRIPTION = [
   'Ten operations on JSON arrays. Unary operations (sort, deduplicate, chunk, flatten, compact, reverse, sample) work on the ',
   'concatenation of `arrays`. `union` = deduplicated concatenation in first-seen order; `intersect` = distinct values of the ',
-  'first array present in every other array, in the first array\'s order; `diff` = values of the first array (duplicates kept) ',
+  "first array present in every other array, in the first array's order; `diff` = values of the first array (duplicates kept) ",
   'absent from all others. intersect and diff need at least 2 arrays (422 otherwise).\n\n',
   'Equality is deep: objects are equal when their keys and values are, whatever the key order; 1 and 1.0 are equal.\n\n',
   '**sort**: stable; null < boolean < number < string < array < object; false < true; strings by Unicode code point; arrays ',
@@ -50,8 +50,23 @@ const arrayOpsBody = {
     },
   },
   examples: [
-    { operation: 'sort', arrays: [[{ name: 'b', age: 30 }, { name: 'a', age: 25 }]], options: { key: 'age', reverse: true } },
-    { operation: 'intersect', arrays: [[1, 2, 3], [2, 3, 4]] },
+    {
+      operation: 'sort',
+      arrays: [
+        [
+          { name: 'b', age: 30 },
+          { name: 'a', age: 25 },
+        ],
+      ],
+      options: { key: 'age', reverse: true },
+    },
+    {
+      operation: 'intersect',
+      arrays: [
+        [1, 2, 3],
+        [2, 3, 4],
+      ],
+    },
   ],
 } as const;
 
@@ -64,7 +79,16 @@ const arrayOpsResponse = {
     operation: { type: 'string' },
     count: { type: 'integer', description: 'Items in result (chunks for chunk).' },
   },
-  examples: [{ result: [{ name: 'b', age: 30 }, { name: 'a', age: 25 }], operation: 'sort', count: 2 }],
+  examples: [
+    {
+      result: [
+        { name: 'b', age: 30 },
+        { name: 'a', age: 25 },
+      ],
+      operation: 'sort',
+      count: 2,
+    },
+  ],
 } as const;
 
 /** `POST /v1/array-ops`. */

@@ -5,7 +5,18 @@ import { canonicalKey, compareValues, MISSING, readKey } from './array-ops-compa
 /** Most elements the input arrays may hold together, and most a result may hold. */
 export const MAX_ELEMENTS = 100_000;
 
-export const ARRAY_OPERATIONS = ['sort', 'deduplicate', 'intersect', 'diff', 'union', 'chunk', 'flatten', 'compact', 'reverse', 'sample'] as const;
+export const ARRAY_OPERATIONS = [
+  'sort',
+  'deduplicate',
+  'intersect',
+  'diff',
+  'union',
+  'chunk',
+  'flatten',
+  'compact',
+  'reverse',
+  'sample',
+] as const;
 export type ArrayOperation = (typeof ARRAY_OPERATIONS)[number];
 
 export interface ArrayOpsOptions {

@@ -3,13 +3,19 @@ import { createWorkerPool, type WorkerPool } from '../../workers/pool.js';
 import type { DateFormatInput, DateFormatOutput, formatDate } from './date-format.js';
 import type { inputFormatWays } from './date-parse.js';
 
-interface DateTool { formatDate: typeof formatDate; inputFormatWays: typeof inputFormatWays }
+interface DateTool {
+  formatDate: typeof formatDate;
+  inputFormatWays: typeof inputFormatWays;
+}
 
 // The date tool (chrono's grammars, luxon) loads on its first call, not at start: one import for
 // every caller, however many arrive before it is done.
 let dateTool: Promise<DateTool> | undefined;
 const loadDateTool = (): Promise<DateTool> =>
-  (dateTool ??= Promise.all([import('./date-format.js'), import('./date-parse.js')]).then(([f, p]) => ({ formatDate: f.formatDate, inputFormatWays: p.inputFormatWays })));
+  (dateTool ??= Promise.all([import('./date-format.js'), import('./date-parse.js')]).then(([f, p]) => ({
+    formatDate: f.formatDate,
+    inputFormatWays: p.inputFormatWays,
+  })));
 
 /**
  * An `input_format` whose directives could split an input more ways than this (see
@@ -49,19 +55,35 @@ export function createDateFormatPool(): DateFormatPool {
     maxQueue: 8,
     limitsMs: { run: DATE_FORMAT_TIMEOUT_MS },
     errors: {
-      timedOut: () => new DevutilError('validation_error', `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`, {
-        errors: [{ path: 'input_format', message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator` }],
-      }),
-      outOfMemory: () => new DevutilError('validation_error', 'Matching the date against input_format needed too much memory and was stopped.', {
-        errors: [{ path: 'input_format', message: 'needs too much memory to match this date' }],
-      }),
-      busy: () => new DevutilError('rate_limited', 'Too many dates with ambiguous input formats are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+      timedOut: () =>
+        new DevutilError(
+          'validation_error',
+          `Matching the date against input_format took longer than ${DATE_FORMAT_TIMEOUT_MS} ms and was stopped; put separators between directives that read the same characters.`,
+          {
+            errors: [
+              {
+                path: 'input_format',
+                message: `takes longer than ${DATE_FORMAT_TIMEOUT_MS} ms to match this date: directives that read the same characters follow each other without a separator`,
+              },
+            ],
+          },
+        ),
+      outOfMemory: () =>
+        new DevutilError('validation_error', 'Matching the date against input_format needed too much memory and was stopped.', {
+          errors: [{ path: 'input_format', message: 'needs too much memory to match this date' }],
+        }),
+      busy: () =>
+        new DevutilError('rate_limited', 'Too many dates with ambiguous input formats are waiting; retry shortly.', {
+          headers: { 'retry-after': '1' },
+        }),
     },
   });
   return {
     format: async (input) => {
       const { formatDate, inputFormatWays } = await loadDateTool();
-      return input.inputFormat !== undefined && inputFormatWays(input.inputFormat) > INLINE_FORMAT_WAYS ? pool.run(input) : formatDate(input);
+      return input.inputFormat !== undefined && inputFormatWays(input.inputFormat) > INLINE_FORMAT_WAYS
+        ? pool.run(input)
+        : formatDate(input);
     },
     run: pool.run,
     close: pool.close,

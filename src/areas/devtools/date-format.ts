@@ -82,12 +82,12 @@ export function formatDate(input: DateFormatInput): DateFormatOutput {
   );
   const target = ownTarget ?? zone;
   const options = { zone, now: input.now };
-  const parsed = input.inputFormat === undefined
-    ? parseDate(input.date, options)
-    : parseDateWithFormat(String(input.date), input.inputFormat, options);
+  const parsed =
+    input.inputFormat === undefined ? parseDate(input.date, options) : parseDateWithFormat(String(input.date), input.inputFormat, options);
   const dt = parsed.dt.setZone(target);
   // An instant at the very end of JavaScript's range (±8.64e15 ms) has no local time beyond it in a zone ahead of (or behind) UTC.
-  if (!dt.isValid) throw invalidField('date', `is too close to the end of the range of dates (±8.64e15 ms from 1970) to be shown in ${toName}`);
+  if (!dt.isValid)
+    throw invalidField('date', `is too close to the end of the range of dates (±8.64e15 ms from 1970) to be shown in ${toName}`);
   return {
     formatted: strftime({ dt, microsecond: parsed.microsecond }, outputFormat),
     iso8601: isoDateTime(dt),

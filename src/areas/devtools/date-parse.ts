@@ -24,8 +24,26 @@ export interface ParseOptions {
  * `a` turns 13 PM into 13:00 before the digits can be checked, and refuses `%H` with `%p`).
  */
 const PARSE_TOKENS: Record<string, string> = {
-  Y: 'yyyy', y: 'yy', m: 'M', d: 'd', e: 'd', H: 'H', k: 'H', I: 'H', l: 'H', M: 'm', S: 's', f: 'u',
-  b: 'MMM', h: 'MMM', B: 'MMMM', a: 'EEE', A: 'EEEE', j: 'o', z: 'ZZ', Z: 'z',
+  Y: 'yyyy',
+  y: 'yy',
+  m: 'M',
+  d: 'd',
+  e: 'd',
+  H: 'H',
+  k: 'H',
+  I: 'H',
+  l: 'H',
+  M: 'm',
+  S: 's',
+  f: 'u',
+  b: 'MMM',
+  h: 'MMM',
+  B: 'MMMM',
+  a: 'EEE',
+  A: 'EEEE',
+  j: 'o',
+  z: 'ZZ',
+  Z: 'z',
 };
 /** Space-padded directives (` 5`), which may take the one leading space glibc's strptime skips. */
 const SPACE_PADDED = 'ekl';
@@ -118,10 +136,18 @@ const DIRECTIVE_SHAPES: Record<string, { chars: RegExp; ways: number }> = (() =>
   const digits = /[0-9]/;
   const letters = /[a-z]/i;
   const shapes: Record<string, { chars: RegExp; ways: number }> = {
-    Y: { chars: digits, ways: 1 }, y: { chars: digits, ways: 3 }, f: { chars: digits, ways: 9 }, j: { chars: digits, ways: 3 },
-    p: { chars: letters, ways: 2 }, b: { chars: letters, ways: 12 }, h: { chars: letters, ways: 12 }, B: { chars: letters, ways: 12 },
-    a: { chars: letters, ways: 7 }, A: { chars: letters, ways: 7 },
-    z: { chars: /[0-9+:-]/, ways: 4 }, Z: { chars: /[a-z_+,./-]/i, ways: 256 },
+    Y: { chars: digits, ways: 1 },
+    y: { chars: digits, ways: 3 },
+    f: { chars: digits, ways: 9 },
+    j: { chars: digits, ways: 3 },
+    p: { chars: letters, ways: 2 },
+    b: { chars: letters, ways: 12 },
+    h: { chars: letters, ways: 12 },
+    B: { chars: letters, ways: 12 },
+    a: { chars: letters, ways: 7 },
+    A: { chars: letters, ways: 7 },
+    z: { chars: /[0-9+:-]/, ways: 4 },
+    Z: { chars: /[a-z_+,./-]/i, ways: 256 },
   };
   for (const d of 'mdHIMS') shapes[d] = { chars: digits, ways: 2 };
   for (const d of SPACE_PADDED) shapes[d] = { chars: /[0-9 ]/, ways: 2 };
@@ -160,7 +186,10 @@ export function inputFormatWays(format: string): number {
     }
     const char = format[i] === '%' && letter === '%' ? (i++, '%') : format[i]!;
     // Literal text the last directive cannot take ends its run.
-    if (last !== null && !last.chars.test(char)) (last = null), (run = 1);
+    if (last !== null && !last.chars.test(char)) {
+      last = null;
+      run = 1;
+    }
   }
   return worst * 2 ** spacePaddedCount(format);
 }
@@ -183,7 +212,10 @@ export const MAX_INPUT_DIRECTIVES = 12;
  * directive (`%e`), for an input that has one there (`Nov  5`); `meridiem` is what `%p` reads
  * (AM or PM, in any case).
  */
-interface FormatVariant { spaced: number; meridiem: 'AM' | 'PM' }
+interface FormatVariant {
+  spaced: number;
+  meridiem: 'AM' | 'PM';
+}
 
 /** strftime `input_format` → luxon format string; literal text is quoted. */
 function toLuxonFormat(format: string, input: string, variant: FormatVariant): string {
@@ -193,7 +225,8 @@ function toLuxonFormat(format: string, input: string, variant: FormatVariant): s
   // Adjacent variable-width numeric fields make the parser's regex backtrack: each one doubles the
   // ways to split a run of digits (28 directives took seconds). No date needs more than 12.
   const directives = (format.replace(/%%/g, '').match(/%/g) ?? []).length;
-  if (directives > MAX_INPUT_DIRECTIVES) throw invalidField('input_format', `must hold at most ${MAX_INPUT_DIRECTIVES} directives (it has ${directives})`);
+  if (directives > MAX_INPUT_DIRECTIVES)
+    throw invalidField('input_format', `must hold at most ${MAX_INPUT_DIRECTIVES} directives (it has ${directives})`);
   let out = '';
   let literal = '';
   let padded = 0;
@@ -204,9 +237,13 @@ function toLuxonFormat(format: string, input: string, variant: FormatVariant): s
   for (let i = 0; i < format.length; i++) {
     const letter = format[i + 1];
     if (format[i] !== '%') literal += format[i];
-    else if (letter === '%') (literal += '%'), i++;
-    else if (letter === 'p') (literal += variant.meridiem), i++;
-    else if (letter !== undefined && Object.hasOwn(tokens, letter)) {
+    else if (letter === '%') {
+      literal += '%';
+      i++;
+    } else if (letter === 'p') {
+      literal += variant.meridiem;
+      i++;
+    } else if (letter !== undefined && Object.hasOwn(tokens, letter)) {
       if (SPACE_PADDED.includes(letter) && variant.spaced & (1 << padded++)) literal += ' ';
       flush();
       out += tokens[letter as keyof typeof tokens];
@@ -312,11 +349,20 @@ function parseNaturalLanguage(input: string, options: ParseOptions): DateTime {
   }
   const c = result.start;
   const hour = namesNoTime(text, result, options) ? 0 : c.get('hour');
-  const fields = { year: c.get('year'), month: c.get('month'), day: c.get('day'), hour, minute: c.get('minute'), second: c.get('second'), millisecond: c.get('millisecond') };
+  const fields = {
+    year: c.get('year'),
+    month: c.get('month'),
+    day: c.get('day'),
+    hour,
+    minute: c.get('minute'),
+    second: c.get('second'),
+    millisecond: c.get('millisecond'),
+  };
   // A certain offset is a stated zone ("5pm EST") or an exact duration ("in 2 hours"); calendar
   // steps ("in 3 weeks") only imply one and keep the wall-clock time across DST instead.
   const offset = c.get('timezoneOffset');
-  if (offset !== null && c.isCertain('timezoneOffset')) return checked(DateTime.fromObject(fields as object, { zone: FixedOffsetZone.instance(offset) }), 'date');
+  if (offset !== null && c.isCertain('timezoneOffset'))
+    return checked(DateTime.fromObject(fields as object, { zone: FixedOffsetZone.instance(offset) }), 'date');
   return earliest(checked(DateTime.fromObject(fields as object, { zone: options.zone }), 'date'));
 }
 
@@ -365,9 +411,18 @@ function parseUnixWithFormat(input: string, format: string): ParsedDate {
   for (let i = 0; i < format.length; i++) {
     const letter = format[i + 1];
     if (format[i] !== '%') pattern += format[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    else if (letter === '%') (pattern += '%'), i++;
-    else if (letter === 's' && !seen) (pattern += '([+-]?\\d{1,15})'), (seen = true), i++;
-    else throw invalidField('input_format', `combines %s (Unix seconds) with "%${letter ?? ''}": %s stands alone, with literal text around it`);
+    else if (letter === '%') {
+      pattern += '%';
+      i++;
+    } else if (letter === 's' && !seen) {
+      pattern += '([+-]?\\d{1,15})';
+      seen = true;
+      i++;
+    } else
+      throw invalidField(
+        'input_format',
+        `combines %s (Unix seconds) with "%${letter ?? ''}": %s stands alone, with literal text around it`,
+      );
   }
   const match = new RegExp(`^${pattern}$`).exec(input);
   if (!match) throw bad(`does not match input_format "${format}"`);
@@ -396,14 +451,21 @@ export function parseDateWithFormat(input: string, format: string, options: Pars
     for (const meridiem of meridiems) {
       const tried = toLuxonFormat(format, input, { spaced, meridiem });
       const attempt = withPosixCenturies(() => DateTime.fromFormat(input, tried, luxonOptions));
-      if (dt === undefined || attempt.isValid) (dt = attempt), (luxonFormat = tried), (variant = { spaced, meridiem });
+      if (dt === undefined || attempt.isValid) {
+        dt = attempt;
+        luxonFormat = tried;
+        variant = { spaced, meridiem };
+      }
       if (attempt.isValid) break;
     }
   }
-  if (!dt?.isValid || variant === undefined) throw bad(`does not match input_format "${format}": ${dt?.invalidExplanation ?? dt?.invalidReason}`);
+  if (!dt?.isValid || variant === undefined)
+    throw bad(`does not match input_format "${format}": ${dt?.invalidExplanation ?? dt?.invalidReason}`);
   const twelveHour = letters.find((letter) => letter === 'I' || letter === 'l');
   const needsRaw = letters.includes('f') || twelveHour !== undefined;
-  const raw = needsRaw ? (withPosixCenturies(() => DateTime.fromFormatExplain(input, luxonFormat, luxonOptions)).matches as { u?: string; H?: number }) : {};
+  const raw = needsRaw
+    ? (withPosixCenturies(() => DateTime.fromFormatExplain(input, luxonFormat, luxonOptions)).matches as { u?: string; H?: number })
+    : {};
   if (twelveHour !== undefined && raw.H !== undefined) {
     // The digits as written (before a DST gap moved the hour): 13 or 00 is no 12-hour clock time.
     if (raw.H < 1 || raw.H > 12) throw bad(`has hour ${pad2(raw.H)} for %${twelveHour}, which takes 01-12`);

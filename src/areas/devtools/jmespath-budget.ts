@@ -63,7 +63,6 @@ export function chargeBuilt(units: number): void {
   spend(active, Math.ceil(units / 2));
 }
 
-
 /** Pre-checks run before the library function of the same name: each estimates the string it would build. */
 const STRING_GUARDS: Record<string, (args: unknown[]) => void> = {
   to_string: ([value]) => {

@@ -84,7 +84,8 @@ const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown
     for (const item of list) {
       const key = interpreter.visit(expref, item ?? {});
       if (key === null) continue;
-      if (typeof key !== 'string') throw new Error(`Invalid type: expected one of (string), received ${this.TYPE_NAME_TABLE[this.getTypeName(key)!]}`);
+      if (typeof key !== 'string')
+        throw new Error(`Invalid type: expected one of (string), received ${this.TYPE_NAME_TABLE[this.getTypeName(key)!]}`);
       if (Object.hasOwn(groups, key)) groups[key]!.push(item);
       else setOwn(groups, key, [item]);
     }
@@ -111,7 +112,8 @@ const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown
     for (let i = 1; i < list.length; i++) {
       const key = interpreter.visit(expref, list[i]);
       const type = this.getTypeName(key);
-      if (type !== requiredType) throw new Error(`Invalid type: expected (${this.TYPE_NAME_TABLE[requiredType]}), received ${this.TYPE_NAME_TABLE[type!]}`);
+      if (type !== requiredType)
+        throw new Error(`Invalid type: expected (${this.TYPE_NAME_TABLE[requiredType]}), received ${this.TYPE_NAME_TABLE[type!]}`);
       keyed.push({ item: list[i], key });
     }
     keyed.sort((a, b) => compareSortKeys(a.key, b.key));
@@ -125,7 +127,8 @@ const SAFE_FUNCTIONS: Record<string, (this: Runtime, args: unknown[]) => unknown
 
 function boundPad(original: (this: Runtime, args: unknown[]) => unknown) {
   return function (this: Runtime, args: unknown[]) {
-    if (typeof args[1] === 'number' && args[1] > MAX_PAD_WIDTH) throw new Error(`Invalid value: pad width must be at most ${MAX_PAD_WIDTH}`);
+    if (typeof args[1] === 'number' && args[1] > MAX_PAD_WIDTH)
+      throw new Error(`Invalid value: pad width must be at most ${MAX_PAD_WIDTH}`);
     return original.call(this, args);
   };
 }
@@ -231,7 +234,8 @@ const NAMES_A_FUNCTION = /\b[A-Za-z_]\w*\(\)/;
  * sort_by(): …"), so the response can point at the call. Errors of inner calls already name theirs.
  */
 function namingFunction(err: unknown, name: string): unknown {
-  if (!(err instanceof Error) || err instanceof BudgetExceeded || err instanceof RangeError || NAMES_A_FUNCTION.test(err.message)) return err;
+  if (!(err instanceof Error) || err instanceof BudgetExceeded || err instanceof RangeError || NAMES_A_FUNCTION.test(err.message))
+    return err;
   // The library's bare code when a value's type is asked of an expression reference (`type(&a)`).
   if (err.message === 'invalid-type') err.message = `Invalid type in ${name}(): an expression reference (&…) is not a JSON value`;
   else {

@@ -1,5 +1,13 @@
 import { errorSchema } from '../../http/schemas.js';
-import { COMPILE_CACHE_CHARS, COMPILE_CACHE_SIZE, MAX_PAD_WIDTH, MAX_RESULT_BYTES, MAX_RESULT_NODES, MAX_STEPS, MAX_STRING_CHARS } from './jmespath.js';
+import {
+  COMPILE_CACHE_CHARS,
+  COMPILE_CACHE_SIZE,
+  MAX_PAD_WIDTH,
+  MAX_RESULT_BYTES,
+  MAX_RESULT_NODES,
+  MAX_STEPS,
+  MAX_STRING_CHARS,
+} from './jmespath.js';
 
 /** Longest expression accepted (characters). */
 export const MAX_EXPRESSION_LENGTH = 10_000;
@@ -19,12 +27,12 @@ export const jsonTransformSchema = {
     'compliance suite passes) plus the JMESPath Community extensions: `let $x = … in …`, arithmetic (`+ - * / % //`),',
     'the ternary `a ? b : c`, the root node `$`, `group_by`, and the string functions (`find_first`, `find_last`,',
     '`lower`, `upper`, `pad_left`, `pad_right`, `replace`, `split`, `trim*`), `items`, `from_items`, `zip`.',
-    'Strings are sequences of code points everywhere: offsets, widths and `split(s, \'\')` never cut an emoji in half.',
-    '`replace` with a count replaces that many occurrences from the left, as Python\'s `str.replace` (an empty `old` matches',
+    "Strings are sequences of code points everywhere: offsets, widths and `split(s, '')` never cut an emoji in half.",
+    "`replace` with a count replaces that many occurrences from the left, as Python's `str.replace` (an empty `old` matches",
     'at every character boundary); `group_by` leaves out elements whose key is null; `to_number` reads only strings in the',
     'JSON number grammar (else null); dividing by zero (`/`, `//`, `%`) and a result beyond a double are errors; `--a` is',
     'two minus signs.',
-    'Raw string literals follow the official JEP 12 (only `\\\'` is an escape: `\'\\\\\'` is two backslashes).',
+    "Raw string literals follow the official JEP 12 (only `\\'` is an escape: `'\\\\'` is two backslashes).",
     '`legacy_literals: true` accepts non-JSON backtick literals (`` `foo` `` is the string "foo") as early JMESPath did.',
     'An invalid expression, or a runtime type/arity/value error, answers 400 `invalid_expression` with `error`',
     '(the message, with `(at position N)`, a 0-based character offset, for syntax and lexer errors, an unknown function, and',
@@ -44,10 +52,24 @@ export const jsonTransformSchema = {
     additionalProperties: false,
     properties: {
       data: { description: 'Any JSON value to query.' },
-      expression: { type: 'string', maxLength: MAX_EXPRESSION_LENGTH, description: 'JMESPath expression (an empty one is a syntax error: 400).' },
+      expression: {
+        type: 'string',
+        maxLength: MAX_EXPRESSION_LENGTH,
+        description: 'JMESPath expression (an empty one is a syntax error: 400).',
+      },
       legacy_literals: { type: 'boolean', default: false, description: 'Accept non-JSON backtick literals as strings.' },
     },
-    examples: [{ data: { people: [{ name: 'Ada', age: 36 }, { name: 'Alan', age: 41 }] }, expression: 'people[?age > `40`].name' }],
+    examples: [
+      {
+        data: {
+          people: [
+            { name: 'Ada', age: 36 },
+            { name: 'Alan', age: 41 },
+          ],
+        },
+        expression: 'people[?age > `40`].name',
+      },
+    ],
   },
   response: {
     200: {
@@ -71,7 +93,10 @@ function invalidExpressionResponse() {
     properties: {
       ...base.properties,
       error: { type: 'string', description: 'The JMESPath error message, with its position when known.' },
-      error_type: { type: 'string', enum: ['syntax', 'lexer', 'unknown_function', 'invalid_type', 'invalid_arity', 'invalid_value', 'undefined_variable'] },
+      error_type: {
+        type: 'string',
+        enum: ['syntax', 'lexer', 'unknown_function', 'invalid_type', 'invalid_arity', 'invalid_value', 'undefined_variable'],
+      },
       expression: { type: 'string', description: 'The expression, echoed.' },
       position: { type: 'integer', description: 'Character offset of the error in the expression, when certain.' },
     },

@@ -47,7 +47,7 @@ function onBoundary(text: string, at: number): boolean {
 function occurrences(text: string, needle: string, limit = Infinity): number[] {
   const found: number[] = [];
   const checkEdges = SURROGATE.test(needle) || SURROGATE.test(text);
-  for (let at = text.indexOf(needle); at >= 0 && found.length < limit; ) {
+  for (let at = text.indexOf(needle); at >= 0 && found.length < limit;) {
     if (!checkEdges || (onBoundary(text, at) && onBoundary(text, at + needle.length))) {
       found.push(at);
       at = text.indexOf(needle, at + needle.length);
@@ -77,7 +77,8 @@ function ensureInteger(value: unknown): number {
 }
 
 function ensureNonNegativeInteger(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Error('invalid-value: expecting a non-negative integer.');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new Error('invalid-value: expecting a non-negative integer.');
   return value;
 }
 
@@ -109,7 +110,8 @@ function lastOccurrence(window: string, needle: string): number {
 function pad(name: string, left: boolean): StringFunction {
   return ([subject, width, padding]) => {
     const fill = padding === undefined || padding === '' ? ' ' : (padding as string);
-    if (codePoints(fill).length > 1) throw new Error(`invalid value, ${name} expects its 'pad' parameter to be a valid string with a single codepoint`);
+    if (codePoints(fill).length > 1)
+      throw new Error(`invalid value, ${name} expects its 'pad' parameter to be a valid string with a single codepoint`);
     const missing = ensureNonNegativeInteger(width) - characters(subject as string).length;
     if (missing <= 0) return subject;
     chargeBuilt(missing * fill.length);

@@ -6,16 +6,17 @@ import { BudgetExceeded } from './jmespath-budget.js';
 export { MAX_STEPS, MAX_STRING_CHARS } from './jmespath-budget.js';
 import { ExpressionReference, listFunctionNames, SafeInterpreter } from './jmespath-interpreter.js';
 export { MAX_PAD_WIDTH } from './jmespath-interpreter.js';
-import { functionCallPositions, JmespathLexError, locateParseError, rewriteRawStrings, scanExpression, separateMinusSigns } from './jmespath-syntax.js';
+import {
+  functionCallPositions,
+  JmespathLexError,
+  locateParseError,
+  rewriteRawStrings,
+  scanExpression,
+  separateMinusSigns,
+} from './jmespath-syntax.js';
 
 export type JmespathErrorType =
-  | 'syntax'
-  | 'lexer'
-  | 'unknown_function'
-  | 'invalid_type'
-  | 'invalid_arity'
-  | 'invalid_value'
-  | 'undefined_variable';
+  'syntax' | 'lexer' | 'unknown_function' | 'invalid_type' | 'invalid_arity' | 'invalid_value' | 'undefined_variable';
 
 export interface TransformOptions {
   /** JMESPath community "legacy literals": `` `foo` `` (not JSON) is the string "foo". */
@@ -85,7 +86,10 @@ interface CompileCache {
 const interpreter = new SafeInterpreter();
 const knownFunctions = listFunctionNames(interpreter);
 /** Parsed expressions by text, one LRU per literal mode. */
-const caches: Record<'standard' | 'legacy', CompileCache> = { standard: { entries: new Map(), chars: 0 }, legacy: { entries: new Map(), chars: 0 } };
+const caches: Record<'standard' | 'legacy', CompileCache> = {
+  standard: { entries: new Map(), chars: 0 },
+  legacy: { entries: new Map(), chars: 0 },
+};
 /**
  * Expressions kept parsed and their characters, per literal mode (for tests).
  *
@@ -225,7 +229,11 @@ function measureResult(result: unknown, expression: string, exact: boolean): boo
     const value = stack.pop()!;
     // `&a`, `[&a]`, `not_null(&a)`: an expression reference has no JSON form.
     if (value instanceof ExpressionReference) {
-      throw invalidExpression(expression, 'invalid_type', 'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map');
+      throw invalidExpression(
+        expression,
+        'invalid_type',
+        'Invalid type: an expression reference (&…) is not a JSON value; it is only an argument of functions such as sort_by or map',
+      );
     }
     let children: unknown[];
     if (Array.isArray(value)) children = value;
@@ -265,7 +273,8 @@ export function transformJson(data: unknown, expression: string, options: Transf
     result = interpreter.search(ast, data as never);
   } catch (err) {
     // The stack ran out walking the data and the expression's tree together: the deeper of the two is named.
-    if (err instanceof RangeError) throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
+    if (err instanceof RangeError)
+      throw /call stack/.test(err.message) ? tooDeep(valueDepth(ast) > valueDepth(data) ? 'expression' : 'data') : tooLarge();
     if (err instanceof BudgetExceeded) throw tooLarge(err.message);
     const message = (err as Error).message;
     const row = RUNTIME_ERROR_TYPES.find(([pattern]) => pattern.test(message));

@@ -17,8 +17,20 @@ export const DRAFTS: readonly DraftRow[] = [
   { draft: '4', dialect: 'http://json-schema.org/draft-04/schema', assertsFormat: true, refHidesSiblings: true, idKeyword: 'id' },
   { draft: '6', dialect: 'http://json-schema.org/draft-06/schema', assertsFormat: true, refHidesSiblings: true, idKeyword: '$id' },
   { draft: '7', dialect: 'http://json-schema.org/draft-07/schema', assertsFormat: true, refHidesSiblings: true, idKeyword: '$id' },
-  { draft: '2019-09', dialect: 'https://json-schema.org/draft/2019-09/schema', assertsFormat: false, refHidesSiblings: false, idKeyword: '$id' },
-  { draft: '2020-12', dialect: 'https://json-schema.org/draft/2020-12/schema', assertsFormat: false, refHidesSiblings: false, idKeyword: '$id' },
+  {
+    draft: '2019-09',
+    dialect: 'https://json-schema.org/draft/2019-09/schema',
+    assertsFormat: false,
+    refHidesSiblings: false,
+    idKeyword: '$id',
+  },
+  {
+    draft: '2020-12',
+    dialect: 'https://json-schema.org/draft/2020-12/schema',
+    assertsFormat: false,
+    refHidesSiblings: false,
+    idKeyword: '$id',
+  },
 ];
 
 export const DRAFT_NAMES = DRAFTS.map((row) => row.draft);
@@ -33,7 +45,9 @@ function normalizeDialect(uri: string): string {
 const BY_DIALECT = new Map<string, DraftRow>(
   DRAFTS.flatMap((row) => {
     const bare = normalizeDialect(row.dialect);
-    return ['', 'http://', 'https://'].flatMap((scheme) => [`${scheme}${bare}`, `${scheme}${bare}#`]).map((uri): [string, DraftRow] => [uri, row]);
+    return ['', 'http://', 'https://']
+      .flatMap((scheme) => [`${scheme}${bare}`, `${scheme}${bare}#`])
+      .map((uri): [string, DraftRow] => [uri, row]);
   }),
 );
 

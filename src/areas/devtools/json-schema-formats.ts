@@ -42,7 +42,8 @@ function assertEveryFormatWhenAsked(): void {
   const latest = getKeyword('https://json-schema.org/keyword/draft-2020-12/format') as unknown as FormatKeyword;
   for (const draft of ['draft-04', 'draft-06', 'draft-07']) {
     const own = getKeyword(`https://json-schema.org/keyword/${draft}/format`) as unknown as FormatKeyword;
-    if (!own?.formats || !latest?.formats) throw new Error(`@hyperjump/json-schema no longer has a ${draft} format keyword with a formats map`);
+    if (!own?.formats || !latest?.formats)
+      throw new Error(`@hyperjump/json-schema no longer has a ${draft} format keyword with a formats map`);
     addKeyword({
       ...own,
       interpret: (format: string, ...rest: unknown[]) =>
@@ -74,7 +75,8 @@ export function isIdnHost(hostname: string): boolean {
 // (which holds ucschar) side by side, and a failing match then backtracks exponentially (29 "ü"
 // without "@" took 10 s on the event loop). Merged into one class each, the language is the same.
 const NON_ASCII = '\\u{80}-\\u{D7FF}\\u{E000}-\\u{10FFFF}';
-const UCSCHAR = '\\u{A0}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFEF}\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}' +
+const UCSCHAR =
+  '\\u{A0}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFEF}\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}' +
   '\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}' +
   '\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}';
 const ATOM = `[\\w!#$%&'*+\\-/=?^\`{|}~${NON_ASCII}]+`;
@@ -85,7 +87,8 @@ const DEC_OCTET = '(?:\\d|[1-9]\\d|1\\d\\d|2[0-4]\\d|25[0-5])';
 const IPV4 = `${DEC_OCTET}\\.${DEC_OCTET}\\.${DEC_OCTET}\\.${DEC_OCTET}`;
 const H16 = '[\\da-fA-F]{1,4}';
 const LS32 = `(?:${H16}:${H16}|${IPV4})`;
-const IPV6 = `(?:(?:${H16}:){6}${LS32}|::(?:${H16}:){5}${LS32}|(?:${H16})?::(?:${H16}:){4}${LS32}|(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}|` +
+const IPV6 =
+  `(?:(?:${H16}:){6}${LS32}|::(?:${H16}:){5}${LS32}|(?:${H16})?::(?:${H16}:){4}${LS32}|(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}|` +
   `(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}|(?:(?:${H16}:){0,3}${H16})?::(?:${H16}:){1}${LS32}|(?:(?:${H16}:){0,4}${H16})?::${LS32}|` +
   `(?:(?:${H16}:){0,5}${H16})?::${H16}|(?:(?:${H16}:){0,6}${H16})?::)`;
 const GENERAL_LITERAL = '[a-zA-Z\\d-]*[a-zA-Z\\d]:[\\x21-\\x5A\\x5E-\\x7E]+';
@@ -102,6 +105,15 @@ export function isIdnEmailAddress(email: string): boolean {
   return domain === undefined || isIdnHost(domain);
 }
 
-addFormat({ id: 'https://json-schema.org/format/hostname', handler: (value: unknown) => typeof value !== 'string' || (isHostname(value) && isIdnHost(value)) });
-addFormat({ id: 'https://json-schema.org/format/idn-hostname', handler: (value: unknown) => typeof value !== 'string' || isIdnHost(value) });
-addFormat({ id: 'https://json-schema.org/format/idn-email', handler: (value: unknown) => typeof value !== 'string' || isIdnEmailAddress(value) });
+addFormat({
+  id: 'https://json-schema.org/format/hostname',
+  handler: (value: unknown) => typeof value !== 'string' || (isHostname(value) && isIdnHost(value)),
+});
+addFormat({
+  id: 'https://json-schema.org/format/idn-hostname',
+  handler: (value: unknown) => typeof value !== 'string' || isIdnHost(value),
+});
+addFormat({
+  id: 'https://json-schema.org/format/idn-email',
+  handler: (value: unknown) => typeof value !== 'string' || isIdnEmailAddress(value),
+});

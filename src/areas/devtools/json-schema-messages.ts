@@ -22,7 +22,10 @@ const show = (v: unknown): string => {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 };
 const plural = (n: unknown, word: string): string => `${String(n)} ${word}${n === 1 ? '' : 's'}`;
-const notAllowed = (keyword: string): Message => () => `is not allowed by ${keyword}`;
+const notAllowed =
+  (keyword: string): Message =>
+  () =>
+    `is not allowed by ${keyword}`;
 
 /** Message of a failed keyword, one row per keyword; the value is the keyword's value in the schema. */
 const MESSAGES: Record<string, Message> = {
@@ -47,7 +50,9 @@ const MESSAGES: Record<string, Message> = {
   minProperties: (v) => `must have at least ${plural(v, 'property')}`.replace('propertys', 'properties'),
   maxProperties: (v) => `must have at most ${plural(v, 'property')}`.replace('propertys', 'properties'),
   required: (v, _s, instance) => {
-    const names = Array.isArray(v) ? v.filter((k) => typeof instance !== 'object' || instance === null || !Object.hasOwn(instance, String(k))) : [];
+    const names = Array.isArray(v)
+      ? v.filter((k) => typeof instance !== 'object' || instance === null || !Object.hasOwn(instance, String(k)))
+      : [];
     return `must have required ${names.length === 1 ? 'property' : 'properties'} ${names.map((n) => show(n)).join(', ')}`;
   },
   dependentRequired: () => 'must have the properties that the present properties depend on (dependentRequired)',
@@ -70,7 +75,10 @@ function splitLocation(location: string): { base: string; pointer: string[] } {
   const hash = location.indexOf('#');
   const base = hash < 0 ? location : location.slice(0, hash);
   const fragment = hash < 0 ? '' : location.slice(hash + 1);
-  const pointer = fragment.split('/').slice(1).map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const pointer = fragment
+    .split('/')
+    .slice(1)
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
   return { base, pointer };
 }
 

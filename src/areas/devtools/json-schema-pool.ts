@@ -50,21 +50,30 @@ export function createSchemaPool(options: SchemaPoolOptions): SchemaPool {
     errors: {
       timedOut(phase, timeoutCode) {
         if (phase === 'run') {
-          return new DevutilError('validation_error', `Compiling the schema took longer than ${options.compileTimeoutMs} ms and was stopped.`, {
-            errors: [{ path: 'schema', message: 'takes too long to compile' }],
-          });
+          return new DevutilError(
+            'validation_error',
+            `Compiling the schema took longer than ${options.compileTimeoutMs} ms and was stopped.`,
+            {
+              errors: [{ path: 'schema', message: 'takes too long to compile' }],
+            },
+          );
         }
         if (timeoutCode === 'regex_timeout') {
-          return new DevutilError('regex_timeout', `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`);
+          return new DevutilError(
+            'regex_timeout',
+            `Validation ran longer than ${options.timeoutMs} ms (a pattern in the schema backtracks too much on this data) and was stopped.`,
+          );
         }
         return new DevutilError('validation_error', `Validation ran longer than ${options.timeoutMs} ms and was stopped.`, {
           errors: [{ path: 'schema', message: `takes longer than ${options.timeoutMs} ms to validate this data` }],
         });
       },
-      outOfMemory: () => new DevutilError('validation_error', 'Validation needed too much memory and was stopped.', {
-        errors: [{ path: 'schema', message: 'needs too much memory on this data' }],
-      }),
-      busy: () => new DevutilError('rate_limited', 'Too many pattern validations are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+      outOfMemory: () =>
+        new DevutilError('validation_error', 'Validation needed too much memory and was stopped.', {
+          errors: [{ path: 'schema', message: 'needs too much memory on this data' }],
+        }),
+      busy: () =>
+        new DevutilError('rate_limited', 'Too many pattern validations are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
     },
   });
   return {

@@ -6,8 +6,20 @@ export const FILE_HOST = 'https://file.devutil.invalid';
 type Obj = Record<string, unknown>;
 
 /** Keywords whose value is one subschema (`items` also takes a list). */
-const SINGLE = new Set(['additionalItems', 'additionalProperties', 'not', 'contains', 'propertyNames', 'if', 'then', 'else',
-  'unevaluatedItems', 'unevaluatedProperties', 'contentSchema', 'items']);
+const SINGLE = new Set([
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+  'items',
+]);
 /** Keywords whose value is a list of subschemas. */
 const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 /** Keywords whose value maps names to subschemas (`dependencies` values may also be name lists). */
@@ -38,7 +50,10 @@ function resolveUri(ref: string, base: string): string {
 }
 
 function decodePointer(pointer: string): string[] {
-  return pointer.split('/').slice(1).map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /**

@@ -32,7 +32,7 @@ export const jsonSchemaValidateSchema = {
   summary: 'Validate JSON against a JSON Schema',
   description: [
     'Validates `data` against `schema` (drafts 4, 6, 7, 2019-09 and 2020-12; every required case of the official',
-    'JSON-Schema-Test-Suite passes). The draft is the schema\'s `$schema`; the request field `draft` overrides a',
+    "JSON-Schema-Test-Suite passes). The draft is the schema's `$schema`; the request field `draft` overrides a",
     'standard `$schema` (a custom meta-schema is kept, and must then be supplied in `schemas`); default 2020-12.',
     'Nothing is ever fetched: `schemas` maps absolute URIs to the other documents a `$ref` may reach',
     '(e.g. `{"http://example.com/address.json": {...}}`); a `$ref` to anything else, a `$schema` naming an unknown',
@@ -66,7 +66,12 @@ export const jsonSchemaValidateSchema = {
         additionalProperties: { type: ['object', 'boolean'] },
         description: 'Documents `$ref` may point to, keyed by absolute URI.',
       },
-      assert_format: { type: 'boolean', default: false, description: 'Assert `format` under every draft, with every format the service knows (email, uri, date-time, date, time, duration, ipv4, ipv6, hostname, uuid, uri-reference, json-pointer, regex, ...), also those a draft does not define itself (draft 4 has no `uuid`).' },
+      assert_format: {
+        type: 'boolean',
+        default: false,
+        description:
+          'Assert `format` under every draft, with every format the service knows (email, uri, date-time, date, time, duration, ipv4, ipv6, hostname, uuid, uri-reference, json-pointer, regex, ...), also those a draft does not define itself (draft 4 has no `uuid`).',
+      },
     },
     examples: [
       {

@@ -16,5 +16,8 @@ serveJobs({
   },
   unexpected: () => new DevutilError('validation_error', 'The schema cannot be used.'),
   // Compile each draft's meta-schema once before taking jobs: the first compile is the slow one.
-  warmUp: () => Promise.allSettled(DRAFT_NAMES.map(async (draft) => compileValidation(prepareValidation({ data: null, schema: { type: 'null' }, draft })))),
+  warmUp: () =>
+    Promise.allSettled(
+      DRAFT_NAMES.map(async (draft) => compileValidation(prepareValidation({ data: null, schema: { type: 'null' }, draft }))),
+    ),
 });

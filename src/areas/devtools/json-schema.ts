@@ -63,11 +63,14 @@ export function schemaCacheStats(): { compiles: number; cached: number } {
 
 function checkLimits(schema: unknown, schemas: Array<[string, unknown]>, bytes: number): void {
   if (bytes > SCHEMA_LIMITS.maxBytes) throw schemaError('schema', `with schemas must be at most ${SCHEMA_LIMITS.maxBytes} bytes of JSON`);
-  if (schemas.length > SCHEMA_LIMITS.maxDocuments) throw schemaError('schemas', `must hold at most ${SCHEMA_LIMITS.maxDocuments} documents`);
-  if (measureDepth(schema) > SCHEMA_LIMITS.maxDepth) throw schemaError('schema', `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
+  if (schemas.length > SCHEMA_LIMITS.maxDocuments)
+    throw schemaError('schemas', `must hold at most ${SCHEMA_LIMITS.maxDocuments} documents`);
+  if (measureDepth(schema) > SCHEMA_LIMITS.maxDepth)
+    throw schemaError('schema', `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
   for (const [uri, doc] of schemas) {
     if (!/^[a-z][a-z0-9+.-]*:/i.test(uri)) throw schemaError(`schemas.${uri}`, 'key must be an absolute URI');
-    if (measureDepth(doc) > SCHEMA_LIMITS.maxDepth) throw schemaError(`schemas.${uri}`, `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
+    if (measureDepth(doc) > SCHEMA_LIMITS.maxDepth)
+      throw schemaError(`schemas.${uri}`, `must not nest deeper than ${SCHEMA_LIMITS.maxDepth} levels`);
   }
 }
 

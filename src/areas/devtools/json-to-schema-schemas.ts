@@ -19,7 +19,14 @@ export const jsonToSchemaSchema = {
     required: ['data'],
     additionalProperties: false,
     properties: { data: { description: 'A sample JSON value, or an array of sample objects.' } },
-    examples: [{ data: [{ id: 1, name: 'Ada', email: null }, { id: 2, name: 'Alan', email: 'alan@example.com', tags: ['x'] }] }],
+    examples: [
+      {
+        data: [
+          { id: 1, name: 'Ada', email: null },
+          { id: 2, name: 'Alan', email: 'alan@example.com', tags: ['x'] },
+        ],
+      },
+    ],
   },
   response: {
     200: {

@@ -40,8 +40,8 @@ export const numberFormatSchema = {
   summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
   description: [
     '`locale` accepts `en_US` or `en-US` (default `en_US`); a locale the CLDR data does not have (no silent fallback to the language) → 422. The response echoes it as `ll_CC`.',
-    '`percent` takes a ratio (0.85 → 85%). `scientific` uses the locale\'s notation (`1.235E3` in en_US). `currency` (ISO 4217, case-insensitive) is required for `currency` and validated whenever given.',
-    '`decimals` (0..20) fixes the number of fraction digits; otherwise CLDR\'s default for the style applies (3 max for decimal and scientific, 0 for percent, the currency\'s minor unit).',
+    "`percent` takes a ratio (0.85 → 85%). `scientific` uses the locale's notation (`1.235E3` in en_US). `currency` (ISO 4217, case-insensitive) is required for `currency` and validated whenever given.",
+    "`decimals` (0..20) fixes the number of fraction digits; otherwise CLDR's default for the style applies (3 max for decimal and scientific, 0 for percent, the currency's minor unit).",
   ].join('\n\n'),
   body: numberFormatBody,
   response: { 200: numberFormatResponse },

@@ -97,13 +97,39 @@ function checkLocale(locale: string): string {
  * special drawing rights, bond-market units, fund codes, the testing and "no currency" codes. Intl
  * formats them with the code as symbol (`XAU 1.00`).
  */
-const ISO_4217_NOT_IN_INTL = ['BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW', 'VED', 'XAG', 'XAU', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XPD', 'XPT', 'XSU', 'XTS', 'XUA', 'XXX'];
+const ISO_4217_NOT_IN_INTL = [
+  'BOV',
+  'CHE',
+  'CHW',
+  'CLF',
+  'COU',
+  'MXV',
+  'USN',
+  'UYI',
+  'UYW',
+  'VED',
+  'XAG',
+  'XAU',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XDR',
+  'XPD',
+  'XPT',
+  'XSU',
+  'XTS',
+  'XUA',
+  'XXX',
+];
 /** Codes Intl still lists that ISO 4217 has withdrawn: HRK (Croatia joined the euro on 1 January 2023). */
 const WITHDRAWN_FROM_ISO_4217 = ['HRK'];
 
 /** Validate an ISO 4217 code (Intl's currencies, with ISO's special codes, without withdrawn ones); returns it upper-cased. */
 function resolveCurrency(code: string): string {
-  currencies ??= new Set([...Intl.supportedValuesOf('currency'), ...ISO_4217_NOT_IN_INTL].filter((c) => !WITHDRAWN_FROM_ISO_4217.includes(c)));
+  currencies ??= new Set(
+    [...Intl.supportedValuesOf('currency'), ...ISO_4217_NOT_IN_INTL].filter((c) => !WITHDRAWN_FROM_ISO_4217.includes(c)),
+  );
   const upper = code.toUpperCase();
   if (!currencies.has(upper)) throw invalidField('currency', `"${code}" is not an ISO 4217 currency code`);
   return upper;

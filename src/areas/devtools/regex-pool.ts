@@ -81,19 +81,29 @@ export function createRegexPool(options: RegexPoolOptions): RegexPool {
     deadlineMs: options.deadlineMs,
     fairness: { perCaller: options.perOwner, maxQueuePerCaller: options.maxQueuePerOwner },
     errors: {
-      timedOut: () => new DevutilError('regex_timeout', `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`),
+      timedOut: () =>
+        new DevutilError(
+          'regex_timeout',
+          `The regular expression ran too long (limit ${options.timeoutMs} ms, ${options.deadlineMs} ms per request) and was stopped.`,
+        ),
       outOfMemory: () => invalidField('pattern', 'needed too much memory on this text'),
-      busy: (reason) => new DevutilError('rate_limited', reason === 'queue'
-        ? 'Too many regular expressions are waiting to run; retry shortly.'
-        : `No regex worker was free for this request within ${options.deadlineMs} ms (at most ${options.maxThreads} patterns run at once, ${options.perOwner} per caller), so it did not run. Retry shortly.`,
-      { headers: { 'retry-after': '1' } }),
+      busy: (reason) =>
+        new DevutilError(
+          'rate_limited',
+          reason === 'queue'
+            ? 'Too many regular expressions are waiting to run; retry shortly.'
+            : `No regex worker was free for this request within ${options.deadlineMs} ms (at most ${options.maxThreads} patterns run at once, ${options.perOwner} per caller), so it did not run. Retry shortly.`,
+          { headers: { 'retry-after': '1' } },
+        ),
     },
   });
-  const run = (pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string) => pool.run({ pattern, text, limits }, undefined, owner);
+  const run = (pattern: CompiledPattern, text: string, limits: ExtractLimits, owner: string) =>
+    pool.run({ pattern, text, limits }, undefined, owner);
   return {
     async extract({ pattern, flags, text }, owner) {
       // The schema bounds characters; 1 MiB is bytes (a text of é is 2 bytes a character).
-      if (Buffer.byteLength(text) > REGEX_TEXT_MAX_BYTES) throw invalidField('text', `must be at most 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8)`);
+      if (Buffer.byteLength(text) > REGEX_TEXT_MAX_BYTES)
+        throw invalidField('text', `must be at most 1 MiB (${REGEX_TEXT_MAX_BYTES} bytes of UTF-8)`);
       return run(compilePattern(pattern, flags), text, REGEX_LIMITS, owner);
     },
     run,

@@ -88,15 +88,23 @@ const regexExtractResponse = {
     matches: { type: 'array', items: matchSchema },
     truncated: { type: 'boolean' },
   },
-  examples: [{
-    pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
-    match_count: 2,
-    matches: [
-      { match: 'ana@example.com', start: 5, end: 20, groups: ['ana', 'example.com'], named_groups: { user: 'ana', domain: 'example.com' } },
-      { match: 'bo@test.org', start: 26, end: 37, groups: ['bo', 'test.org'], named_groups: { user: 'bo', domain: 'test.org' } },
-    ],
-    truncated: false,
-  }],
+  examples: [
+    {
+      pattern: '(?P<user>\\w+)@(?P<domain>[\\w.]+)',
+      match_count: 2,
+      matches: [
+        {
+          match: 'ana@example.com',
+          start: 5,
+          end: 20,
+          groups: ['ana', 'example.com'],
+          named_groups: { user: 'ana', domain: 'example.com' },
+        },
+        { match: 'bo@test.org', start: 26, end: 37, groups: ['bo', 'test.org'], named_groups: { user: 'bo', domain: 'test.org' } },
+      ],
+      truncated: false,
+    },
+  ],
 } as const;
 
 /** `POST /v1/regex-extract`: the syntax, the limits and how the worker threads are shared. */

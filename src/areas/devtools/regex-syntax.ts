@@ -62,7 +62,10 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
         const name = pattern.slice(i + 4, close);
         // Python refuses a reference to a group the pattern does not name (JavaScript would read it as text).
         if (!new RegExp(`\\(\\?P?<${name.replace(/[^\w]/g, '\\$&')}>`).test(pattern)) {
-          throw invalidField('pattern', `is not a valid regular expression: Invalid regular expression: (?P=${name}) refers to no group named "${name}"`);
+          throw invalidField(
+            'pattern',
+            `is not a valid regular expression: Invalid regular expression: (?P=${name}) refers to no group named "${name}"`,
+          );
         }
         out += `\\k<${name}>`;
       }

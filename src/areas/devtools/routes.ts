@@ -60,7 +60,13 @@ export default async function devtoolsRoutes(app: FastifyInstance, ctx: AppConte
   }));
 
   postTool(app, '/v1/json-schema-validate', { area, schema: jsonSchemaValidateSchema }, async (b: JsonSchemaValidateBody) => {
-    const { valid, errors } = await schemaPool.validate({ data: b.data, schema: b.schema, draft: b.draft, schemas: b.schemas, assertFormat: b.assert_format });
+    const { valid, errors } = await schemaPool.validate({
+      data: b.data,
+      schema: b.schema,
+      draft: b.draft,
+      schemas: b.schemas,
+      assertFormat: b.assert_format,
+    });
     const failures = errors.map((f) => ({ error: f.error, path: f.path, schema_path: f.schemaPath }));
     return valid ? { valid, errors: [] } : { valid, ...failures[0], errors: failures };
   });
@@ -69,17 +75,29 @@ export default async function devtoolsRoutes(app: FastifyInstance, ctx: AppConte
 
   postTool(app, '/v1/mock-data', { area, schema: mockDataSchema }, async (b: MockDataBody) => {
     const out = await mockDataPool.generate({
-      fields: b.fields, rows: b.rows, outputFormat: b.output_format, locale: b.locale, seed: b.seed,
-      tableName: b.table_name, dialect: b.dialect, createTable: b.create_table,
+      fields: b.fields,
+      rows: b.rows,
+      outputFormat: b.output_format,
+      locale: b.locale,
+      seed: b.seed,
+      tableName: b.table_name,
+      dialect: b.dialect,
+      createTable: b.create_table,
     });
     const answer = { data: out.data, rows: out.rows, fields: out.fields };
     return out.outputFormat === 'json' ? answer : { ...answer, output_format: out.outputFormat };
   });
 
   const types = listFieldTypes();
-  app.get('/v1/mock-data/types', { config: { area, free: true }, schema: mockTypesSchema }, async () => ({ count: types.length, types, locales: MOCK_LOCALES }));
+  app.get('/v1/mock-data/types', { config: { area, free: true }, schema: mockTypesSchema }, async () => ({
+    count: types.length,
+    types,
+    locales: MOCK_LOCALES,
+  }));
 
-  postTool(app, '/v1/array-ops', { area, schema: arrayOpsSchema }, (b: ArrayOpsBody) => runArrayOps(b.operation, b.arrays, b.options ?? {}));
+  postTool(app, '/v1/array-ops', { area, schema: arrayOpsSchema }, (b: ArrayOpsBody) =>
+    runArrayOps(b.operation, b.arrays, b.options ?? {}),
+  );
 
   postTool(app, '/v1/regex-extract', { area, schema: regexExtractSchema }, async (b: RegexExtractBody, caller) => {
     const { matches, truncated } = await regexPool.extract(b, caller);
@@ -96,8 +114,14 @@ export default async function devtoolsRoutes(app: FastifyInstance, ctx: AppConte
     return { formatted: out.formatted, original: b.number, locale: out.locale, format_type: b.format_type };
   });
 
-  postTool(app, '/v1/date-format', { area, schema: dateFormatSchema }, (b: DateFormatBody) => datePool.format({
-    date: b.date, outputFormat: b.output_format, inputFormat: b.input_format,
-    fromTimezone: b.from_timezone, toTimezone: b.to_timezone, now: ctx.now(),
-  }));
+  postTool(app, '/v1/date-format', { area, schema: dateFormatSchema }, (b: DateFormatBody) =>
+    datePool.format({
+      date: b.date,
+      outputFormat: b.output_format,
+      inputFormat: b.input_format,
+      fromTimezone: b.from_timezone,
+      toTimezone: b.to_timezone,
+      now: ctx.now(),
+    }),
+  );
 }

@@ -58,8 +58,10 @@ function findCldrAbbreviation(zoneName: string, epochMs: number, offsetMinutes: 
 function zoneAbbreviation(dt: DateTime): string {
   if (dt.zone.type !== 'iana') return dt.offset === 0 ? 'UTC' : `UTC${formatOffset(dt.offset, true)}`;
   const zoneName = dt.zoneName ?? 'UTC';
-  return findTzAbbreviation(zoneName, Math.floor(dt.toMillis() / 1000), Math.round(dt.offset * 60))
-    ?? findCldrAbbreviation(zoneName, dt.toMillis(), dt.offset);
+  return (
+    findTzAbbreviation(zoneName, Math.floor(dt.toMillis() / 1000), Math.round(dt.offset * 60)) ??
+    findCldrAbbreviation(zoneName, dt.toMillis(), dt.offset)
+  );
 }
 
 /** One row per supported directive (C99/POSIX, plus `%f` and common glibc extensions). */

@@ -81,8 +81,9 @@ export function findTzAbbreviation(zoneName: string, epochSeconds: number, offse
     else hi = mid - 1;
   }
   for (let distance = 0; distance < eras.length; distance++) {
-    const name = (lo - distance >= 0 ? nameIn(eras[lo - distance]!, offsetSeconds) : undefined)
-      ?? (lo + distance < eras.length ? nameIn(eras[lo + distance]!, offsetSeconds) : undefined);
+    const name =
+      (lo - distance >= 0 ? nameIn(eras[lo - distance]!, offsetSeconds) : undefined) ??
+      (lo + distance < eras.length ? nameIn(eras[lo + distance]!, offsetSeconds) : undefined);
     if (name !== undefined) return name;
   }
   return numericAbbreviation(offsetSeconds);

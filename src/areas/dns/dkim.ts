@@ -15,8 +15,28 @@ export interface DkimRecord {
 
 /** Selectors tried when none is given: the defaults of common providers and mail servers. */
 export const COMMON_DKIM_SELECTORS = [
-  'google', 'default', 'selector1', 'selector2', 'k1', 'k2', 'k3', 's1', 's2', 'dkim', 'mail', 'smtp',
-  'mx', 'email', 'key1', 'mandrill', 'everlytic', 'pm', 'mxvault', 'protonmail', 'fm1', 'zoho',
+  'google',
+  'default',
+  'selector1',
+  'selector2',
+  'k1',
+  'k2',
+  'k3',
+  's1',
+  's2',
+  'dkim',
+  'mail',
+  'smtp',
+  'mx',
+  'email',
+  'key1',
+  'mandrill',
+  'everlytic',
+  'pm',
+  'mxvault',
+  'protonmail',
+  'fm1',
+  'zoho',
 ] as const;
 
 /** Key readers per `k=` type: public key bytes → bits. */
@@ -44,7 +64,8 @@ export function readDkimRecords(txtAnswers: unknown[], selector: string): DkimRe
     const key = (tags.p ?? '').replace(/\s+/g, '');
     let keyBits: number | null = null;
     if (tags.v !== undefined && tags.v !== 'DKIM1') warnings.push({ code: 'invalid_version', message: `v=${tags.v} is not DKIM1.` });
-    else if (tags.v !== undefined && !/^\s*v\s*=/.test(value)) warnings.push({ code: 'invalid_version', message: 'v=DKIM1 must be the first tag (RFC 6376 §3.6.1).' });
+    else if (tags.v !== undefined && !/^\s*v\s*=/.test(value))
+      warnings.push({ code: 'invalid_version', message: 'v=DKIM1 must be the first tag (RFC 6376 §3.6.1).' });
     const reader = KEY_TYPES[keyType];
     if (tags.p === undefined) warnings.push({ code: 'missing_key', message: 'The required "p" tag is missing.' });
     else if (key === '') warnings.push({ code: 'key_revoked', message: 'p= is empty: this key has been revoked.' });
@@ -53,13 +74,15 @@ export function readDkimRecords(txtAnswers: unknown[], selector: string): DkimRe
       try {
         if (!/^[A-Za-z0-9+/]+={0,2}$/.test(key)) throw new Error('not base64');
         keyBits = reader(Buffer.from(key, 'base64'));
-        if (keyType === 'rsa' && keyBits < 1024) warnings.push({ code: 'weak_key', message: `A ${keyBits}-bit RSA key is too short; RFC 8301 requires at least 1024 bits.` });
+        if (keyType === 'rsa' && keyBits < 1024)
+          warnings.push({ code: 'weak_key', message: `A ${keyBits}-bit RSA key is too short; RFC 8301 requires at least 1024 bits.` });
       } catch {
         warnings.push({ code: 'invalid_key', message: `p= is not a valid ${keyType} public key.` });
       }
     }
     // RFC 8301 §3.2: verifiers must not accept signatures made with RSA keys under 1024 bits.
-    const valid = keyBits !== null && !warnings.some((w) => w.code === 'invalid_version' || w.code === 'duplicate_tag' || w.code === 'weak_key');
+    const valid =
+      keyBits !== null && !warnings.some((w) => w.code === 'invalid_version' || w.code === 'duplicate_tag' || w.code === 'weak_key');
     return { selector, value, tags, keyType, keyBits, valid, warnings };
   });
 }

@@ -47,7 +47,11 @@ function tagsByName(order: readonly string[], tags: Record<string, string>, warn
   for (const name of order) {
     const key = name.toLowerCase();
     if (!byName.has(key)) byName.set(key, tags[name]!);
-    else warnings.push({ code: 'duplicate_tag', message: `Tag "${name}" appears more than once (tag names match in any case); the first value is used.` });
+    else
+      warnings.push({
+        code: 'duplicate_tag',
+        message: `Tag "${name}" appears more than once (tag names match in any case); the first value is used.`,
+      });
   }
   return byName;
 }
@@ -71,18 +75,27 @@ export function readDmarcRecords(txtAnswers: unknown[]): DmarcRecord[] {
     const p = byName.get('p')?.toLowerCase();
     const sp = byName.get('sp')?.toLowerCase();
     const pct = byName.get('pct');
-    if (values.length > 1) warnings.push({ code: 'multiple_dmarc_records', message: `${values.length} DMARC records are published; RFC 7489 §6.6.3 says none applies.` });
+    if (values.length > 1)
+      warnings.push({
+        code: 'multiple_dmarc_records',
+        message: `${values.length} DMARC records are published; RFC 7489 §6.6.3 says none applies.`,
+      });
     if (p === undefined) warnings.push({ code: 'missing_policy', message: 'The required "p" tag is missing.' });
-    else if (!POLICIES.has(p)) warnings.push({ code: 'invalid_policy', message: `p=${byName.get('p')} is not none, quarantine or reject.` });
-    if (sp !== undefined && !POLICIES.has(sp)) warnings.push({ code: 'invalid_subdomain_policy', message: `sp=${byName.get('sp')} is not none, quarantine or reject.` });
-    if (pct !== undefined && !/^(?:100|[1-9]?\d)$/.test(pct)) warnings.push({ code: 'invalid_pct', message: `pct=${pct} is not an integer from 0 to 100.` });
+    else if (!POLICIES.has(p))
+      warnings.push({ code: 'invalid_policy', message: `p=${byName.get('p')} is not none, quarantine or reject.` });
+    if (sp !== undefined && !POLICIES.has(sp))
+      warnings.push({ code: 'invalid_subdomain_policy', message: `sp=${byName.get('sp')} is not none, quarantine or reject.` });
+    if (pct !== undefined && !/^(?:100|[1-9]?\d)$/.test(pct))
+      warnings.push({ code: 'invalid_pct', message: `pct=${pct} is not an integer from 0 to 100.` });
     for (const [name, [pattern, expected]] of Object.entries(TAG_VALUES)) {
       const tagValue = byName.get(name);
-      if (tagValue !== undefined && !pattern.test(tagValue)) warnings.push({ code: 'invalid_tag_value', message: `${name}=${tagValue} is not ${expected}; receivers use the default.` });
+      if (tagValue !== undefined && !pattern.test(tagValue))
+        warnings.push({ code: 'invalid_tag_value', message: `${name}=${tagValue} is not ${expected}; receivers use the default.` });
     }
     const policy = p !== undefined && POLICIES.has(p) ? p : null;
     const subdomainPolicy = sp !== undefined && POLICIES.has(sp) ? sp : policy;
-    const valid = values.length === 1 && policy !== null && !warnings.some((w) => w.code === 'invalid_subdomain_policy' || w.code === 'duplicate_tag');
+    const valid =
+      values.length === 1 && policy !== null && !warnings.some((w) => w.code === 'invalid_subdomain_policy' || w.code === 'duplicate_tag');
     return { value, tags, policy, subdomainPolicy, valid, warnings };
   });
 }

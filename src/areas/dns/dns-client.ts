@@ -175,13 +175,16 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
         const answered = () => {
           if (!settled && index > 0 && servers.length > 1) preferred = (base + index) % servers.length;
         };
-        answers.then((found) => {
-          answered();
-          settle(() => resolve(found));
-        }, (err: NodeJS.ErrnoException) => {
-          if (ANSWERED_CODES.has(err.code ?? '')) answered();
-          fail(err);
-        });
+        answers.then(
+          (found) => {
+            answered();
+            settle(() => resolve(found));
+          },
+          (err: NodeJS.ErrnoException) => {
+            if (ANSWERED_CODES.has(err.code ?? '')) answered();
+            fail(err);
+          },
+        );
       };
       const ticketFor = (asker: string, askerDeadline: number): Ticket => {
         const ticket: Ticket = {
@@ -221,17 +224,20 @@ export function createDnsClient(options: DnsClientOptions): DnsClient {
   function ask(type: QueryType, name: string, key: string, caller: string, deadlineAt: number): Flight {
     const row = QUERIES[type];
     const flight = attempt(caller, deadlineAt, (r) => row.run(r, name));
-    const answer = flight.answer.then((answers) => {
-      cache.set(key, answers, row.ttl?.(answers) ?? CACHE.defaultTtlSeconds);
-      return answers;
-    }, (err: unknown) => {
-      const code = (err as NodeJS.ErrnoException).code ?? '';
-      if (EMPTY_ANSWER_CODES.has(code)) {
-        cache.set(key, [], CACHE.negativeTtlSeconds);
-        return [];
-      }
-      throw toUpstreamError(code, type, name, err);
-    });
+    const answer = flight.answer.then(
+      (answers) => {
+        cache.set(key, answers, row.ttl?.(answers) ?? CACHE.defaultTtlSeconds);
+        return answers;
+      },
+      (err: unknown) => {
+        const code = (err as NodeJS.ErrnoException).code ?? '';
+        if (EMPTY_ANSWER_CODES.has(code)) {
+          cache.set(key, [], CACHE.negativeTtlSeconds);
+          return [];
+        }
+        throw toUpstreamError(code, type, name, err);
+      },
+    );
     return { answer, join: flight.join };
   }
 
@@ -299,8 +305,10 @@ function minTtl(answers: unknown[]): number {
 }
 
 function toUpstreamError(code: string, type: QueryType, name: string, cause: unknown): DevutilError {
-  if (code === 'ETIMEOUT') return new DevutilError('upstream_timeout', `The DNS servers did not answer the ${type} query for ${name} in time.`, { cause });
+  if (code === 'ETIMEOUT')
+    return new DevutilError('upstream_timeout', `The DNS servers did not answer the ${type} query for ${name} in time.`, { cause });
   if (code === 'EBADNAME') return invalidField('domain', `is not a name the resolver accepts: ${name}`);
-  const reason = code === 'ESERVFAIL' ? 'answered SERVFAIL' : code === 'EREFUSED' ? 'refused the query' : `failed (${code || 'unknown error'})`;
+  const reason =
+    code === 'ESERVFAIL' ? 'answered SERVFAIL' : code === 'EREFUSED' ? 'refused the query' : `failed (${code || 'unknown error'})`;
   return new DevutilError('upstream_error', `The DNS server ${reason} for the ${type} query of ${name}.`, { cause });
 }

@@ -20,7 +20,11 @@ export const MAX_NAME_LENGTH = 253;
  */
 export function normalizeDomain(input: string, field: string, allowIp = false): string {
   if (allowIp && isIP(input)) {
-    if (input.includes('%')) throw invalidField(field, 'must be an address without a zone id (such as %eth0): a zone is local to one host and has no reverse name');
+    if (input.includes('%'))
+      throw invalidField(
+        field,
+        'must be an address without a zone id (such as %eth0): a zone is local to one host and has no reverse name',
+      );
     return input.toLowerCase();
   }
   if (isIP(input)) throw invalidField(field, 'must be a domain name, not an IP address (use type PTR for reverse lookups)');

@@ -45,11 +45,17 @@ const TYPE_NAMES = Object.keys(RECORD_TYPES) as LookupType[];
  *   await lookupDns({ domain: 'example.com', type: 'mx' }, client, 'key_1');
  *   // { domain: 'example.com', type: 'MX', records: [{ exchange: 'mx.example.com', priority: 10 }], elapsedMs: 3.1 }
  */
-export async function lookupDns(input: LookupInput, client: DnsClient, caller: string, timeoutMs = LOOKUP_TIMEOUT_MS): Promise<LookupResult> {
+export async function lookupDns(
+  input: LookupInput,
+  client: DnsClient,
+  caller: string,
+  timeoutMs = LOOKUP_TIMEOUT_MS,
+): Promise<LookupResult> {
   const started = performance.now();
   // ASCII letters only: `toUpperCase` would also make "ſpf" into SPF.
   const type = input.type.toUpperCase() as LookupType;
-  if (!/^[A-Za-z]+$/.test(input.type) || !Object.hasOwn(RECORD_TYPES, type)) throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
+  if (!/^[A-Za-z]+$/.test(input.type) || !Object.hasOwn(RECORD_TYPES, type))
+    throw invalidField('type', `must be one of ${TYPE_NAMES.join(', ')} (any case)`);
   const row = RECORD_TYPES[type];
   const domain = normalizeDomain(input.domain, 'domain', row.allowIp);
   const selectors = type !== 'DKIM' ? [] : input.selector !== undefined ? [normalizeSelector(input.selector)] : COMMON_DKIM_SELECTORS;
@@ -57,19 +63,27 @@ export async function lookupDns(input: LookupInput, client: DnsClient, caller: s
   // it is not asked (a selector the caller gave that cannot fit is a 422 on it).
   const names = (row.names?.(domain, selectors) ?? [{ name: domain }]).filter((at) => at.name.length <= MAX_NAME_LENGTH);
   if (input.selector !== undefined && type === 'DKIM' && names.length === 0) {
-    throw invalidField('selector', `is too long for this domain: ${selectors[0]}._domainkey.${domain} would exceed ${MAX_NAME_LENGTH} characters`);
+    throw invalidField(
+      'selector',
+      `is too long for this domain: ${selectors[0]}._domainkey.${domain} would exceed ${MAX_NAME_LENGTH} characters`,
+    );
   }
   const read = (answers: unknown[][]) => names.flatMap((at, i) => row.read(answers[i]!, at));
   const cached = names.map((at) => client.peek(row.query, at.name));
-  const records = cached.every((a) => a !== undefined) && !row.expand
-    ? read(cached as unknown[][])
-    : await withDeadline((async () => {
-      // The lookup's own queries end with it (just after it: its own 504 comes first); the follow-up
-      // queries (SPF includes) end before it, so the record they extend is still answered.
-      const ask = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs + QUERY_GRACE_MS);
-      const askFollowUp = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs - FOLLOW_UP_MARGIN_MS);
-      const found = read(await Promise.all(names.map((at) => ask(row.query, at.name))));
-      return row.expand ? row.expand(found, domain, askFollowUp) : found;
-    })(), timeoutMs);
+  const records =
+    cached.every((a) => a !== undefined) && !row.expand
+      ? read(cached as unknown[][])
+      : await withDeadline(
+          (async () => {
+            // The lookup's own queries end with it (just after it: its own 504 comes first); the follow-up
+            // queries (SPF includes) end before it, so the record they extend is still answered.
+            const ask = (type: QueryType, name: string) => client.query(type, name, caller, started + timeoutMs + QUERY_GRACE_MS);
+            const askFollowUp = (type: QueryType, name: string) =>
+              client.query(type, name, caller, started + timeoutMs - FOLLOW_UP_MARGIN_MS);
+            const found = read(await Promise.all(names.map((at) => ask(row.query, at.name))));
+            return row.expand ? row.expand(found, domain, askFollowUp) : found;
+          })(),
+          timeoutMs,
+        );
   return { domain, type, records, elapsedMs: Math.round((performance.now() - started) * 1000) / 1000 };
 }

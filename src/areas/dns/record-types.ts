@@ -38,22 +38,45 @@ const values = (answers: unknown[]) => (answers as string[]).map((value) => ({ v
  */
 export const RECORD_TYPES: Record<LookupType, TypeRow> = {
   A: { query: 'A', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl: readTtl(ttl) })) },
-  AAAA: { query: 'AAAA', read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl: readTtl(ttl) })) },
+  AAAA: {
+    query: 'AAAA',
+    read: (a) => (a as { address: string; ttl: number }[]).map(({ address, ttl }) => ({ address, ttl: readTtl(ttl) })),
+  },
   CNAME: { query: 'CNAME', read: values },
   // A null MX (RFC 7505: "this domain accepts no mail") names the root, which node gives as "".
-  MX: { query: 'MX', read: (a) => (a as { exchange: string; priority: number }[]).map(({ exchange, priority }) => ({ exchange: exchange === '' ? '.' : exchange, priority })) },
+  MX: {
+    query: 'MX',
+    read: (a) =>
+      (a as { exchange: string; priority: number }[]).map(({ exchange, priority }) => ({
+        exchange: exchange === '' ? '.' : exchange,
+        priority,
+      })),
+  },
   NS: { query: 'NS', read: values },
   TXT: { query: 'TXT', read: (a) => joinTxt(a).map((value) => ({ value })) },
   SOA: {
     query: 'SOA',
-    read: (a) => (a as Record<string, string | number>[]).map(({ nsname, hostmaster, serial, refresh, retry, expire, minttl }) =>
-      ({ nsname, hostmaster, serial, refresh, retry, expire, minttl })),
+    read: (a) =>
+      (a as Record<string, string | number>[]).map(({ nsname, hostmaster, serial, refresh, retry, expire, minttl }) => ({
+        nsname,
+        hostmaster,
+        serial,
+        refresh,
+        retry,
+        expire,
+        minttl,
+      })),
   },
   SRV: {
     query: 'SRV',
     // A target of "." (RFC 2782: "the service is decidedly not available at this domain") names the root, which node gives as "".
-    read: (a) => (a as { name: string; port: number; priority: number; weight: number }[]).map(({ name, port, priority, weight }) =>
-      ({ name: name === '' ? '.' : name, port, priority, weight })),
+    read: (a) =>
+      (a as { name: string; port: number; priority: number; weight: number }[]).map(({ name, port, priority, weight }) => ({
+        name: name === '' ? '.' : name,
+        port,
+        priority,
+        weight,
+      })),
   },
   CAA: { query: 'CAA', read: (a) => (a as Record<string, string | number>[]).map(readCaa) },
   PTR: { query: 'PTR', allowIp: true, names: (domain) => [{ name: reverseName(domain) }], read: values },
@@ -74,7 +97,8 @@ export const RECORD_TYPES: Record<LookupType, TypeRow> = {
 function readCaa(record: Record<string, string | number>): { critical: boolean; tag: string; value: string } {
   // A tag named "critical" lands on the flags' own name, its value replacing them: the value is kept,
   // and the flag (lost) reads false.
-  if (typeof record.critical === 'string' && Object.keys(record).length === 1) return { critical: false, tag: 'critical', value: record.critical };
+  if (typeof record.critical === 'string' && Object.keys(record).length === 1)
+    return { critical: false, tag: 'critical', value: record.critical };
   const tag = Object.keys(record).find((k) => k !== 'critical') ?? '';
   return { critical: (Number(record.critical) & 128) !== 0, tag, value: String(record[tag] ?? '') };
 }

@@ -14,15 +14,33 @@ import { clientAddress } from '../../http/client-address.js';
 /** Mail-check records → their wire fields; the other types are already in wire shape. */
 const WIRE_RECORDS: Partial<Record<LookupType, (record: never) => object>> = {
   SPF: (r: SpfRecord) => ({ value: r.value, mechanisms: r.mechanisms, lookup_count: r.lookupCount, valid: r.valid, warnings: r.warnings }),
-  DMARC: (r: DmarcRecord) => ({ value: r.value, tags: r.tags, policy: r.policy, subdomain_policy: r.subdomainPolicy, valid: r.valid, warnings: r.warnings }),
+  DMARC: (r: DmarcRecord) => ({
+    value: r.value,
+    tags: r.tags,
+    policy: r.policy,
+    subdomain_policy: r.subdomainPolicy,
+    valid: r.valid,
+    warnings: r.warnings,
+  }),
   DKIM: (r: DkimRecord) => ({
-    selector: r.selector, value: r.value, tags: r.tags, key_type: r.keyType, key_bits: r.keyBits, valid: r.valid, warnings: r.warnings,
+    selector: r.selector,
+    value: r.value,
+    tags: r.tags,
+    key_type: r.keyType,
+    key_bits: r.keyBits,
+    valid: r.valid,
+    warnings: r.warnings,
   }),
 };
 
 function toWire(result: LookupResult) {
   const map = WIRE_RECORDS[result.type] as ((record: object) => object) | undefined;
-  return { domain: result.domain, type: result.type, records: map ? result.records.map(map) : result.records, elapsed_ms: result.elapsedMs };
+  return {
+    domain: result.domain,
+    type: result.type,
+    records: map ? result.records.map(map) : result.records,
+    elapsed_ms: result.elapsedMs,
+  };
 }
 
 const schema = {
@@ -41,13 +59,33 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
   const client = createDnsClient({ servers: ctx.config.dnsServers, now: ctx.now });
   app.addHook('onClose', async () => client.close());
 
-  app.get<{ Querystring: LookupInput }>('/v1/lookup', {
-    config: { area: 'dns' },
-    schema: { ...schema, summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)', querystring: lookupInputSchema },
-  }, async (request) => toWire(await lookupDns(request.query, client, toolCaller(request.principal, () => clientAddress(request)))));
+  app.get<{ Querystring: LookupInput }>(
+    '/v1/lookup',
+    {
+      config: { area: 'dns' },
+      schema: {
+        ...schema,
+        summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)',
+        querystring: lookupInputSchema,
+      },
+    },
+    async (request) =>
+      toWire(
+        await lookupDns(
+          request.query,
+          client,
+          toolCaller(request.principal, () => clientAddress(request)),
+        ),
+      ),
+  );
 
-  postTool(app, '/v1/devtools/dns-lookup', {
-    area: 'dns',
-    schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
-  }, async (body: LookupInput, caller) => toWire(await lookupDns(body, client, caller)));
+  postTool(
+    app,
+    '/v1/devtools/dns-lookup',
+    {
+      area: 'dns',
+      schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
+    },
+    async (body: LookupInput, caller) => toWire(await lookupDns(body, client, caller)),
+  );
 }

@@ -35,7 +35,10 @@ export async function countIncludedLookups(records: SpfRecord[], domain: string,
     record.warnings.push(...walk.warnings);
     record.lookupCount = total;
     if (total > MAX_DNS_LOOKUPS) {
-      record.warnings.push({ code: 'too_many_dns_lookups', message: `Evaluating the record takes ${total} DNS-querying terms with its includes; RFC 7208 §4.6.4 allows ${MAX_DNS_LOOKUPS}.` });
+      record.warnings.push({
+        code: 'too_many_dns_lookups',
+        message: `Evaluating the record takes ${total} DNS-querying terms with its includes; RFC 7208 §4.6.4 allows ${MAX_DNS_LOOKUPS}.`,
+      });
     }
     if (total > MAX_DNS_LOOKUPS || walk.invalid) record.valid = false;
   }
@@ -44,7 +47,9 @@ export async function countIncludedLookups(records: SpfRecord[], domain: string,
 
 /** DNS-querying terms of the records that these terms include or redirect to. */
 async function countNested(terms: SpfTerm[], walk: Walk, ancestors: ReadonlySet<string>): Promise<number> {
-  const targets = evaluatedTerms(terms).filter((t) => (t.mechanism === 'include' || t.mechanism === 'redirect') && t.value && !t.value.includes('%'));
+  const targets = evaluatedTerms(terms).filter(
+    (t) => (t.mechanism === 'include' || t.mechanism === 'redirect') && t.value && !t.value.includes('%'),
+  );
   const counts = await Promise.all(targets.map((t) => countTarget(t.value!, walk, ancestors)));
   return counts.reduce((a, b) => a + b, 0);
 }
@@ -55,7 +60,10 @@ async function countTarget(value: string, walk: Walk, ancestors: ReadonlySet<str
     name = normalizeDomain(value, 'include');
   } catch (err) {
     walk.invalid = true;
-    walk.warnings.push({ code: 'include_without_spf', message: `"${value}" is not a valid domain name (${(err as DevutilError).message}).` });
+    walk.warnings.push({
+      code: 'include_without_spf',
+      message: `"${value}" is not a valid domain name (${(err as DevutilError).message}).`,
+    });
     return 0;
   }
   if (ancestors.has(name)) {
@@ -75,7 +83,10 @@ async function countTarget(value: string, walk: Walk, ancestors: ReadonlySet<str
   const spf = joinTxt(answers).filter((v) => SPF_RECORD.test(v));
   if (spf.length !== 1) {
     walk.invalid = true;
-    walk.warnings.push({ code: 'include_without_spf', message: `${name} publishes ${spf.length} SPF records instead of one (RFC 7208 §5.2: permerror).` });
+    walk.warnings.push({
+      code: 'include_without_spf',
+      message: `${name} publishes ${spf.length} SPF records instead of one (RFC 7208 §5.2: permerror).`,
+    });
     return 0;
   }
   const included = parseSpf(spf[0]!);
@@ -83,7 +94,10 @@ async function countTarget(value: string, walk: Walk, ancestors: ReadonlySet<str
   const broken = included.warnings.filter((w) => w.code === 'invalid_term');
   if (broken.length > 0) {
     walk.invalid = true;
-    walk.warnings.push({ code: 'include_invalid', message: `The SPF record of ${name} is invalid (RFC 7208 §5.2: permerror): ${broken.map((w) => w.message).join(' ')}` });
+    walk.warnings.push({
+      code: 'include_invalid',
+      message: `The SPF record of ${name} is invalid (RFC 7208 §5.2: permerror): ${broken.map((w) => w.message).join(' ')}`,
+    });
   }
   const own = included.lookupCount;
   return own + (own > MAX_DNS_LOOKUPS ? 0 : await countNested(included.mechanisms, walk, new Set([...ancestors, name])));

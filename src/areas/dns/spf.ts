@@ -27,7 +27,8 @@ export const SPF_RECORD = /^v=spf1(?: |$)/i;
 const NEEDS_VALUE = new Set(['include', 'exists', 'ip4', 'ip6']);
 
 /** `/n` with n at most `max` (no leading zeros, RFC 7208 §5.6). */
-const cidrOk = (digits: string | undefined, max: number) => digits === undefined || (/^(0|[1-9]\d{0,2})$/.test(digits) && Number(digits) <= max);
+const cidrOk = (digits: string | undefined, max: number) =>
+  digits === undefined || (/^(0|[1-9]\d{0,2})$/.test(digits) && Number(digits) <= max);
 const DUAL_CIDR = /^(?:\/(\d+))?(?:\/\/(\d+))?$/;
 
 /** Why a mechanism's argument breaks RFC 7208's grammar (§5), or null. */
@@ -45,7 +46,9 @@ function argumentError(name: string, hasColon: boolean, value: string | null): s
     const cidr = value === null || slash === -1 ? '' : value.slice(slash);
     if (hasColon && domain === '') return `"${name}:" needs a domain before its prefix length`;
     const dual = DUAL_CIDR.exec(cidr);
-    return dual && cidrOk(dual[1], 32) && cidrOk(dual[2], 128) ? null : `"${cidr}" is not a prefix length (/0-32 for IPv4, //0-128 for IPv6)`;
+    return dual && cidrOk(dual[1], 32) && cidrOk(dual[2], 128)
+      ? null
+      : `"${cidr}" is not a prefix length (/0-32 for IPv4, //0-128 for IPv6)`;
   }
   return null;
 }
@@ -66,7 +69,10 @@ export function readSpfRecords(txtAnswers: unknown[]): SpfRecord[] {
   return values.map((value) => {
     const record = parseSpf(value);
     if (values.length > 1) {
-      record.warnings.unshift({ code: 'multiple_spf_records', message: `The domain publishes ${values.length} SPF records; RFC 7208 §4.5 makes that a permerror.` });
+      record.warnings.unshift({
+        code: 'multiple_spf_records',
+        message: `The domain publishes ${values.length} SPF records; RFC 7208 §4.5 makes that a permerror.`,
+      });
       record.valid = false;
     }
     return record;
@@ -94,7 +100,10 @@ export function parseSpf(value: string): SpfRecord {
   const warnings: RecordWarning[] = [];
   let invalid = false;
   let sawAll = false;
-  for (const term of value.split(' ').slice(1).filter((t) => t !== '')) {
+  for (const term of value
+    .split(' ')
+    .slice(1)
+    .filter((t) => t !== '')) {
     const mech = MECHANISM.exec(term);
     const mod = mech ? null : MODIFIER.exec(term);
     if (mech) {
@@ -112,14 +121,22 @@ export function parseSpf(value: string): SpfRecord {
       }
       if (sawAll) warnings.push({ code: 'terms_after_all', message: `"${term}" comes after "all" and is never evaluated.` });
       if (name === 'all') sawAll = true;
-      if (name === 'all' && qualifier === '+') warnings.push({ code: 'plus_all', message: '"+all" lets every server on the internet send mail as this domain.' });
-      if (name === 'ptr') warnings.push({ code: 'ptr_mechanism', message: 'RFC 7208 §5.5 says "ptr" SHOULD NOT be used (slow and unreliable).' });
+      if (name === 'all' && qualifier === '+')
+        warnings.push({ code: 'plus_all', message: '"+all" lets every server on the internet send mail as this domain.' });
+      if (name === 'ptr')
+        warnings.push({ code: 'ptr_mechanism', message: 'RFC 7208 §5.5 says "ptr" SHOULD NOT be used (slow and unreliable).' });
     } else if (mod) {
       const name = mod[1]!.toLowerCase();
       // redirect= and exp= may each appear once (RFC 7208 §6), and name a domain.
-      if ((name === 'redirect' || name === 'exp') && (mod[2] === '' || mechanisms.some((m) => m.qualifier === null && m.mechanism === name))) {
+      if (
+        (name === 'redirect' || name === 'exp') &&
+        (mod[2] === '' || mechanisms.some((m) => m.qualifier === null && m.mechanism === name))
+      ) {
         invalid = true;
-        warnings.push({ code: 'invalid_term', message: mod[2] === '' ? `"${term}" needs a domain.` : `"${name}=" appears more than once; RFC 7208 §6 allows it once.` });
+        warnings.push({
+          code: 'invalid_term',
+          message: mod[2] === '' ? `"${term}" needs a domain.` : `"${name}=" appears more than once; RFC 7208 §6 allows it once.`,
+        });
       }
       mechanisms.push({ qualifier: null, mechanism: name, value: mod[2]! });
     } else {
@@ -129,11 +146,17 @@ export function parseSpf(value: string): SpfRecord {
   }
   const redirect = mechanisms.find((m) => m.qualifier === null && m.mechanism === 'redirect');
   if (redirect && sawAll) {
-    warnings.push({ code: 'redirect_ignored', message: `"redirect=${redirect.value}" is never followed: the record has "all" (RFC 7208 §6.1).` });
+    warnings.push({
+      code: 'redirect_ignored',
+      message: `"redirect=${redirect.value}" is never followed: the record has "all" (RFC 7208 §6.1).`,
+    });
   }
   const lookupCount = evaluatedTerms(mechanisms).filter((m) => DNS_QUERYING.has(m.mechanism)).length;
   if (lookupCount > MAX_DNS_LOOKUPS) {
-    warnings.push({ code: 'too_many_dns_lookups', message: `The record has ${lookupCount} DNS-querying terms; RFC 7208 §4.6.4 allows ${MAX_DNS_LOOKUPS}.` });
+    warnings.push({
+      code: 'too_many_dns_lookups',
+      message: `The record has ${lookupCount} DNS-querying terms; RFC 7208 §4.6.4 allows ${MAX_DNS_LOOKUPS}.`,
+    });
   }
   return { value, mechanisms, lookupCount, valid: !invalid && lookupCount <= MAX_DNS_LOOKUPS, warnings };
 }

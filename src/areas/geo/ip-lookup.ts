@@ -36,7 +36,7 @@ const countryNames = new Map<string, string | null>();
 export async function lookupGeoIp(ip: string): Promise<GeoResult> {
   if (ip === '') throw invalidField('ip', 'must not be empty');
   if (ip.includes('%') || !isIP(ip)) throw invalidField('ip', 'must be an IPv4 or IPv6 address');
-  const address = isIP(ip) === 6 ? embeddedIpv4(ip) ?? ip : ip;
+  const address = isIP(ip) === 6 ? (embeddedIpv4(ip) ?? ip) : ip;
   const family = isIP(address) as 4 | 6;
   const empty = { ip, countryCode: null, country: null, region: null, city: null, latitude: null, longitude: null };
   if (isReservedIp(address, family)) return { ...empty, reserved: true };

@@ -52,7 +52,7 @@ const RESERVED_V4 = RESERVED_RANGES.filter((r) => r.family === 'ipv4').map((r) =
 export function isReservedIp(ip: string, family: 4 | 6): boolean {
   if (family === 6) return RESERVED_V6.check(ip, 'ipv6');
   const n = ipv4ToNumber(ip);
-  return RESERVED_V4.some(([network, mask]) => ((n & mask) >>> 0) === network);
+  return RESERVED_V4.some(([network, mask]) => (n & mask) >>> 0 === network);
 }
 
 function ipv4ToNumber(ip: string): number {

@@ -77,7 +77,13 @@ export async function deleteOwnedBin(store: Store, binId: string, ownerKeyId: st
  * @example
  *   const page = await listCapturedRequests(store, 'bin_abc', 'key_1', { limit: 50, offset: 0 }, Date.now());
  */
-export async function listCapturedRequests(store: Store, binId: string, ownerKeyId: string, page: Page, now: number): Promise<PageOf<CapturedRequestSummary>> {
+export async function listCapturedRequests(
+  store: Store,
+  binId: string,
+  ownerKeyId: string,
+  page: Page,
+  now: number,
+): Promise<PageOf<CapturedRequestSummary>> {
   await findOwnedBin(store, binId, ownerKeyId, now);
   return store.bins.listRequests(binId, page);
 }
@@ -88,7 +94,13 @@ export async function listCapturedRequests(store: Store, binId: string, ownerKey
  * @example
  *   const record = await findCapturedRequest(store, 'bin_abc', 'req_000001…', 'key_1', Date.now());
  */
-export async function findCapturedRequest(store: Store, binId: string, requestId: string, ownerKeyId: string, now: number): Promise<CapturedRequestRecord> {
+export async function findCapturedRequest(
+  store: Store,
+  binId: string,
+  requestId: string,
+  ownerKeyId: string,
+  now: number,
+): Promise<CapturedRequestRecord> {
   await findOwnedBin(store, binId, ownerKeyId, now);
   const record = await store.bins.getRequest(binId, requestId);
   if (!record) throw new DevutilError('not_found', `No request ${requestId} in bin ${binId}.`);

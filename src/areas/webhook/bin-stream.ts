@@ -53,7 +53,8 @@ export function createCaptureStreams({ store, now }: Pick<AppContext, 'store' | 
       if (request.method === 'HEAD') return reply.code(200).headers(SSE_HEADERS).send();
       const res = reply.raw;
       let ended = false;
-      let heartbeat: NodeJS.Timeout | undefined;
+      // Set once the stream is open; `end` may run before that (a bin deleted while subscribing).
+      let heartbeat: NodeJS.Timeout | undefined = undefined;
 
       const end = (reason?: string) => {
         if (ended) return;

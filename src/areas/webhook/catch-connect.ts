@@ -50,8 +50,10 @@ export function connectBinId(url: string): string | null {
 function readConnectBody(req: IncomingMessage, socket: Socket, head: Buffer, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length'];
   const expected = declared === undefined ? 0 : Number(declared);
-  if (req.headers['transfer-encoding'] !== undefined) return Promise.reject(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
-  if (!Number.isSafeInteger(expected) || expected < 0) return Promise.reject(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
+  if (req.headers['transfer-encoding'] !== undefined)
+    return Promise.reject(new DevutilError('bad_request', 'A CONNECT body must be sent with Content-Length, not chunked.'));
+  if (!Number.isSafeInteger(expected) || expected < 0)
+    return Promise.reject(new DevutilError('bad_request', 'Content-Length is not a byte count.'));
   if (expected > limit) return Promise.reject(payloadTooLarge(limit));
   const chunks: Buffer[] = [head.subarray(0, expected)];
   let received = chunks[0]!.length;
@@ -110,7 +112,7 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
       const binId = connectBinId(req.url ?? '');
       if (binId === null) throw new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`);
       // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
-      const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : socket.remoteAddress ?? '', socket });
+      const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : (socket.remoteAddress ?? ''), socket });
       const body = await readConnectBody(req, socket, head, options.maxBodyBytes);
       // Being stored: its answer follows the commit, as any capture's does during a graceful stop.
       open.delete(socket);
@@ -131,7 +133,10 @@ export type ConnectListener = ((req: IncomingMessage, socket: Duplex, head: Buff
  * The server's `'connect'` listener when no catch path is served (AREAS without webhook): 404 in the
  * contract's shape, then the connection is closed, instead of Node dropping the socket unanswered.
  */
-export function connectNotFound(requestId: (req: IncomingMessage) => string, baseLog: FastifyBaseLogger): (req: IncomingMessage, socket: Duplex) => void {
+export function connectNotFound(
+  requestId: (req: IncomingMessage) => string,
+  baseLog: FastifyBaseLogger,
+): (req: IncomingMessage, socket: Duplex) => void {
   return (req, duplex) => {
     const socket = duplex as Socket;
     socket.on('error', () => socket.destroy());
@@ -140,6 +145,11 @@ export function connectNotFound(requestId: (req: IncomingMessage) => string, bas
     res.assignSocket(socket);
     res.on('finish', () => socket.destroySoon());
     const id = requestId(req);
-    sendError(res, new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`), { 'x-request-id': id }, baseLog.child({ reqId: id }));
+    sendError(
+      res,
+      new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`),
+      { 'x-request-id': id },
+      baseLog.child({ reqId: id }),
+    );
   };
 }

@@ -52,8 +52,12 @@ function readRequestBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (length > limit) return finish(payloadTooLarge(limit));
       chunks.push(chunk);
     };
-    const onEnd = () => finish(!Number.isNaN(declared) && declared !== length ? new DevutilError('bad_request', 'Content-Length does not match the body.') : null);
-    const onError = (err: Error) => finish(new DevutilError('bad_request', `The request body could not be read: ${err.message}`, { cause: err }));
+    const onEnd = () =>
+      finish(
+        !Number.isNaN(declared) && declared !== length ? new DevutilError('bad_request', 'Content-Length does not match the body.') : null,
+      );
+    const onError = (err: Error) =>
+      finish(new DevutilError('bad_request', `The request body could not be read: ${err.message}`, { cause: err }));
     const onClose = () => finish(new DevutilError('bad_request', 'The connection closed before the request body was complete.'));
     req.on('data', onData);
     req.on('end', onEnd);
@@ -149,7 +153,14 @@ export async function captureRequest(
 ): Promise<{ ok: true; bin_id: string; request_id: string }> {
   const binId = request.params.bin_id;
   const body = await bodyOf(request, reply, ctx.config.maxBodyBytes);
-  const requestId = await storeCapture(ctx, { binId, method: request.method, url: request.originalUrl, rawHeaders: request.raw.rawHeaders, body, sourceIp: clientAddress(request) });
+  const requestId = await storeCapture(ctx, {
+    binId,
+    method: request.method,
+    url: request.originalUrl,
+    rawHeaders: request.raw.rawHeaders,
+    body,
+    sourceIp: clientAddress(request),
+  });
   const preflight = preflightHeaders(request);
   if (preflight) reply.headers(preflight);
   return { ok: true, bin_id: binId, request_id: requestId };

@@ -49,7 +49,13 @@ export async function findOwnedMock(store: Store, mockId: string, ownerKeyId: st
  * @example
  *   const mock = await updateOwnedMock(store, 'mock_abc', { delay_ms: 500 }, 'key_1', Date.now());
  */
-export async function updateOwnedMock(store: Store, mockId: string, input: MockInput, ownerKeyId: string | undefined, now: number): Promise<MockRecord> {
+export async function updateOwnedMock(
+  store: Store,
+  mockId: string,
+  input: MockInput,
+  ownerKeyId: string | undefined,
+  now: number,
+): Promise<MockRecord> {
   await findOwnedMock(store, mockId, ownerKeyId, now);
   const updated = await store.mocks.updateMock(mockId, buildMockPatch(input, now), now);
   if (!updated) throw new DevutilError('not_found', `No mock with id ${mockId}.`);

@@ -40,9 +40,15 @@ export function checkMockHeaders(headers: Record<string, string>): FieldError[] 
   const errors: FieldError[] = [];
   for (const [name, value] of Object.entries(headers)) {
     const path = `headers.${name}`;
-    if (!HTTP_TOKEN.test(name)) errors.push({ path, message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces)" });
+    if (!HTTP_TOKEN.test(name))
+      errors.push({ path, message: "name must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-, no spaces)" });
     else if (REFUSED_HEADERS.has(name.toLowerCase())) errors.push({ path, message: REFUSED_HEADERS.get(name.toLowerCase())! });
-    if (!HEADER_VALUE.test(value)) errors.push({ path, message: 'value must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)' });
+    if (!HEADER_VALUE.test(value))
+      errors.push({
+        path,
+        message:
+          'value must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)',
+      });
   }
   return errors;
 }
@@ -50,7 +56,11 @@ export function checkMockHeaders(headers: Record<string, string>): FieldError[] 
 function validate(input: MockInput): void {
   const errors: FieldError[] = checkMockHeaders(input.headers ?? {});
   if (input.content_type !== undefined && !HEADER_VALUE.test(input.content_type)) {
-    errors.push({ path: 'content_type', message: 'must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)' });
+    errors.push({
+      path: 'content_type',
+      message:
+        'must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)',
+    });
   }
   if (typeof input.path === 'string') {
     // Its URL must be one a client sends as written: no lone surrogate (no URL encodes it), no `.` or

@@ -15,24 +15,39 @@ function mockFields(withDefaults: boolean) {
       maxProperties: 50,
       propertyNames: { maxLength: 256 },
       additionalProperties: { type: 'string', maxLength: 8192 },
-      description: 'Extra response headers (names up to 256 characters, values up to 8192). Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
+      description:
+        'Extra response headers (names up to 256 characters, values up to 8192). Names must be HTTP tokens, values free of CR/LF/NUL; hop-by-hop headers, ' +
         '`content-length`, `transfer-encoding`, `x-mock-id`, `x-content-type-options` and `content-security-policy` are refused.',
     },
-    body: { type: 'string', maxLength: 1024 * 1024, description: 'Response body (default empty), served as UTF-8; a lone surrogate (`\\ud800`) is stored and served as U+FFFD. Not with `response_body`.' },
+    body: {
+      type: 'string',
+      maxLength: 1024 * 1024,
+      description:
+        'Response body (default empty), served as UTF-8; a lone surrogate (`\\ud800`) is stored and served as U+FFFD. Not with `response_body`.',
+    },
     response_body: { description: 'Any JSON value, served JSON-encoded when `body` is absent. Not with `body`.' },
     content_type: {
-      type: 'string', minLength: 1, maxLength: 255,
-      description: 'Response content type; wins over a `content-type` entry in `headers`. Default: that entry when `headers` has one, else application/json.',
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Response content type; wins over a `content-type` entry in `headers`. Default: that entry when `headers` has one, else application/json.',
     },
     delay_ms: { type: 'integer', minimum: 0, maximum: 30000, ...d(0), description: '0 to 30000 (default 0).' },
     ttl_seconds: { type: 'integer', minimum: 60, maximum: 172800, ...d(86400), description: '60 to 172800 (default 86400).' },
     method: {
-      type: withDefaults ? 'string' : ['string', 'null'], ...httpMethodPattern(false), maxLength: 32,
-      description: 'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. CONNECT is refused (a tunnel request, never served).',
+      type: withDefaults ? 'string' : ['string', 'null'],
+      ...httpMethodPattern(false),
+      maxLength: 32,
+      description:
+        'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. CONNECT is refused (a tunnel request, never served).',
     },
     path: {
-      type: withDefaults ? 'string' : ['string', 'null'], ...wordedPattern('^/[^?#\\s]*$', 'must start with / and hold no ?, # or whitespace'), maxLength: 1024,
-      description: 'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer. ' +
+      type: withDefaults ? 'string' : ['string', 'null'],
+      ...wordedPattern('^/[^?#\\s]*$', 'must start with / and hold no ?, # or whitespace'),
+      maxLength: 1024,
+      description:
+        'Serve only at `/v1/mock/{mock_id}{path}`; other sub-paths get 404. Without it, the base path and every sub-path answer. ' +
         'No `.` or `..` segment (clients resolve them away before sending) and no lone surrogate.',
     },
   };
@@ -42,15 +57,17 @@ const createMockBody = {
   type: 'object',
   additionalProperties: false,
   properties: mockFields(true),
-  examples: [{
-    name: 'payment ok',
-    status_code: 200,
-    headers: { 'x-request-source': 'devutil' },
-    body: '{"status":"paid"}',
-    content_type: 'application/json',
-    delay_ms: 0,
-    ttl_seconds: 86400,
-  }],
+  examples: [
+    {
+      name: 'payment ok',
+      status_code: 200,
+      headers: { 'x-request-source': 'devutil' },
+      body: '{"status":"paid"}',
+      content_type: 'application/json',
+      delay_ms: 0,
+      ttl_seconds: 86400,
+    },
+  ],
 } as const;
 
 const patchMockBody = {
@@ -89,7 +106,8 @@ const mockListResponse = {
 
 export const createMockSchema = {
   summary: 'Create a mock endpoint',
-  description: 'The mock belongs to the calling key (other keys get 404). `url` is the absolute serving URL, built from ' +
+  description:
+    'The mock belongs to the calling key (other keys get 404). `url` is the absolute serving URL, built from ' +
     '`PUBLIC_BASE_URL` when set, else from the request, and ends with `path` when one is set (the only place such a mock answers; ' +
     '`mock.endpoint_url` stays the base path). `body` and `response_body` are exclusive (both → 422).',
   body: createMockBody,
@@ -111,7 +129,8 @@ export const readMockSchema = {
 
 export const updateMockSchema = {
   summary: 'Update a mock',
-  description: '(beyond) Changes only the given fields, with the same validation as creation. `headers` replaces the whole ' +
+  description:
+    '(beyond) Changes only the given fields, with the same validation as creation. `headers` replaces the whole ' +
     'set; `body` and `response_body` replace each other; `method: null` / `path: null` remove the restriction; ' +
     '`ttl_seconds` restarts the lifetime from now; `hit_count` is kept.',
   params: mockIdParams,
@@ -123,5 +142,8 @@ export const deleteMockSchema = {
   summary: 'Delete a mock',
   description: 'Afterwards the mock and its serving path answer 404.',
   params: mockIdParams,
-  response: { 200: { ...deletedSchema('mock_id'), examples: [{ message: 'mock deleted', mock_id: 'mock_8kLm2NpQr5StUvWxYz0aBc' }] }, ...errorResponses('not_found') },
+  response: {
+    200: { ...deletedSchema('mock_id'), examples: [{ message: 'mock deleted', mock_id: 'mock_8kLm2NpQr5StUvWxYz0aBc' }] },
+    ...errorResponses('not_found'),
+  },
 };

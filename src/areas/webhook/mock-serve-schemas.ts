@@ -37,7 +37,10 @@ export const serveMockSchema = {
       type: 'string',
       examples: ['{"status":"paid"}'],
     },
-    204: { description: "A browser's CORS preflight, answered for the mock (see above); also a mock configured with status 204.", type: 'null' },
+    204: {
+      description: "A browser's CORS preflight, answered for the mock (see above); also a mock configured with status 204.",
+      type: 'null',
+    },
     ...errorResponses('not_found', 'method_not_allowed', 'payload_too_large', 'storage_unavailable'),
   },
 };

@@ -79,7 +79,8 @@ function answerPreflight(request: FastifyRequest, reply: FastifyReply, mock: Moc
   const own = (name: string) => (Object.hasOwn(mock.headers, name) ? mock.headers[name] : undefined);
   reply.headers({
     'access-control-allow-origin': own('access-control-allow-origin') ?? '*',
-    'access-control-allow-methods': own('access-control-allow-methods') ?? (allowed ?? [request.headers['access-control-request-method']!]).join(', '),
+    'access-control-allow-methods':
+      own('access-control-allow-methods') ?? (allowed ?? [request.headers['access-control-request-method']!]).join(', '),
     'access-control-allow-headers': own('access-control-allow-headers') ?? request.headers['access-control-request-headers'] ?? '*',
     'access-control-max-age': own('access-control-max-age') ?? '86400',
   });
@@ -146,7 +147,11 @@ export function prepareMockServeScope(scope: FastifyInstance): void {
  * @example
  *   scope.route({ method: 'GET', url: '/v1/mock/:mock_id', config: { area: 'public' }, handler: (req, reply) => serveMock(ctx, req, reply) });
  */
-export async function serveMock(ctx: Pick<AppContext, 'store' | 'now'>, request: ServeRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+export async function serveMock(
+  ctx: Pick<AppContext, 'store' | 'now'>,
+  request: ServeRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
   const { store, now } = ctx;
   const url = request.originalUrl;
   const mock = await store.mocks.getMock(request.params.mock_id, now());
@@ -155,7 +160,9 @@ export async function serveMock(ctx: Pick<AppContext, 'store' | 'now'>, request:
   // A browser's CORS preflight is answered for the mock (not counted, not delayed), unless the mock is an OPTIONS mock.
   if (mock.method !== 'OPTIONS' && isPreflight(request)) return answerPreflight(request, reply, mock, allowed);
   if (allowed && !allowed.includes(request.method)) {
-    throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, { headers: { allow: allowed.join(', ') } });
+    throw new DevutilError('method_not_allowed', `This mock answers ${allowed.join(', ')} only.`, {
+      headers: { allow: allowed.join(', ') },
+    });
   }
   if (mock.delayMs > 0 && !(await waitUnlessGone(reply.raw, mock.delayMs))) return undefined;
   if ((await store.mocks.recordMockHit(mock.id, now())) === null) throw new DevutilError('not_found', `No mock ${mock.id}.`);

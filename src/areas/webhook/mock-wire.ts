@@ -9,8 +9,21 @@ import type { MockRecord } from '../../storage/types.js';
 export const mockSchema = {
   type: 'object',
   required: [
-    'mock_id', 'name', 'status_code', 'content_type', 'delay_ms', 'has_custom_headers', 'has_body', 'created_at',
-    'expires_at', 'hit_count', 'endpoint_url', 'headers', 'body', 'method', 'path',
+    'mock_id',
+    'name',
+    'status_code',
+    'content_type',
+    'delay_ms',
+    'has_custom_headers',
+    'has_body',
+    'created_at',
+    'expires_at',
+    'hit_count',
+    'endpoint_url',
+    'headers',
+    'body',
+    'method',
+    'path',
   ],
   properties: {
     mock_id: { type: 'string', examples: ['mock_8kLm2NpQr5StUvWxYz0aBc'] },

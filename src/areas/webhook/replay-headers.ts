@@ -11,8 +11,15 @@ export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
  * headers a forwarder recomputes: never copied from a captured request.
  */
 export const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade',
-  'proxy-authenticate', 'proxy-authorization',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-authorization',
 ]);
 const RECOMPUTED = new Set(['host', 'content-length', 'expect']);
 
@@ -37,7 +44,8 @@ function linesOf(name: string, bytes: string): string | string[] {
   return name === 'set-cookie' && bytes.includes('\n') ? bytes.split('\n') : bytes;
 }
 
-const sendable = (lines: string | string[]) => (typeof lines === 'string' ? HEADER_VALUE.test(lines) : lines.every((line) => HEADER_VALUE.test(line)));
+const sendable = (lines: string | string[]) =>
+  typeof lines === 'string' ? HEADER_VALUE.test(lines) : lines.every((line) => HEADER_VALUE.test(line));
 
 /**
  * Headers a replay sends: the captured ones minus hop-by-hop headers (and those the captured
@@ -57,7 +65,12 @@ export function buildReplayHeaders(
   overrides: Record<string, string> | undefined,
   targetHost: string,
 ): Record<string, string | string[]> {
-  const named = new Set((captured.connection ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+  const named = new Set(
+    (captured.connection ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+  );
   const out: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of Object.entries(captured)) {
     const lower = name.toLowerCase();
@@ -69,7 +82,7 @@ export function buildReplayHeaders(
   out.host = targetHost;
   for (const [name, value] of Object.entries(overrides ?? {})) {
     const lower = name.toLowerCase();
-    if (!HTTP_TOKEN.test(name)) throw invalidField(`headers.${name}`, 'must be an HTTP token (letters, digits and !#$%&\'*+.^_`|~-)');
+    if (!HTTP_TOKEN.test(name)) throw invalidField(`headers.${name}`, "must be an HTTP token (letters, digits and !#$%&'*+.^_`|~-)");
     if (value.startsWith(HEADER_BYTES_PREFIX) && !BASE64.test(value.slice(HEADER_BYTES_PREFIX.length))) {
       throw invalidField(`headers.${name}`, `must be base64 after "${HEADER_BYTES_PREFIX}"`);
     }

@@ -40,14 +40,16 @@ const replayResult = {
     response_truncated: { type: 'boolean' },
     elapsed_ms: { type: 'number' },
   },
-  examples: [{
-    replayed_to: 'https://example.com/webhooks/stripe',
-    response_status: 200,
-    response_headers: { 'content-type': 'application/json' },
-    response_body: '{"received":true}',
-    response_truncated: false,
-    elapsed_ms: 84.213,
-  }],
+  examples: [
+    {
+      replayed_to: 'https://example.com/webhooks/stripe',
+      response_status: 200,
+      response_headers: { 'content-type': 'application/json' },
+      response_body: '{"received":true}',
+      response_truncated: false,
+      elapsed_ms: 84.213,
+    },
+  ],
 } as const;
 
 const DESCRIPTION = `Sends a captured request again, to \`target_url\`: the captured method (or \`method\`), the captured

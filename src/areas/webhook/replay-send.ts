@@ -88,10 +88,13 @@ export function sendReplay(input: ReplaySend): Promise<ReplayAnswer> {
       setHost: false,
       auth: target.url.username ? `${safeDecode(target.url.username)}:${safeDecode(target.url.password)}` : undefined,
     });
-    const timer = setTimeout(() => {
-      if (response) finish(true);
-      else fail(new DevutilError('upstream_timeout', `${target.url.host} did not answer within ${REPLAY_TIMEOUT_MS / 1000} s.`));
-    }, Math.max(0, input.timeoutMs));
+    const timer = setTimeout(
+      () => {
+        if (response) finish(true);
+        else fail(new DevutilError('upstream_timeout', `${target.url.host} did not answer within ${REPLAY_TIMEOUT_MS / 1000} s.`));
+      },
+      Math.max(0, input.timeoutMs),
+    );
 
     function settle(): boolean {
       if (settled) return false;

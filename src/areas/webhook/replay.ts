@@ -47,10 +47,14 @@ function withDeadline<T>(work: Promise<T>, ms: number, host: string): Promise<T>
  *   const result = await replayRequest(ctx, { binId, requestId, ownerKeyId: 'key_1', targetUrl: 'https://example.com/hook' });
  *   result.response_status // 200
  */
-export async function replayRequest(ctx: Pick<AppContext, 'store' | 'now' | 'config' | 'resolveHost'>, input: ReplayInput): Promise<WireReplay> {
+export async function replayRequest(
+  ctx: Pick<AppContext, 'store' | 'now' | 'config' | 'resolveHost'>,
+  input: ReplayInput,
+): Promise<WireReplay> {
   const { binId, requestId } = input;
   const bin = await ctx.store.bins.getBin(binId, ctx.now());
-  if (!bin || input.ownerKeyId === undefined || bin.ownerKeyId !== input.ownerKeyId) throw new DevutilError('not_found', `No bin with id ${binId}.`);
+  if (!bin || input.ownerKeyId === undefined || bin.ownerKeyId !== input.ownerKeyId)
+    throw new DevutilError('not_found', `No bin with id ${binId}.`);
   const captured = await ctx.store.bins.getRequest(binId, requestId);
   if (!captured) throw new DevutilError('not_found', `No request ${requestId} in bin ${binId}.`);
 
@@ -65,7 +69,13 @@ export async function replayRequest(ctx: Pick<AppContext, 'store' | 'now' | 'con
     REPLAY_TIMEOUT_MS,
     url.hostname,
   );
-  const answer = await sendReplay({ target, method, headers, body: captured.body, timeoutMs: REPLAY_TIMEOUT_MS - (performance.now() - started) });
+  const answer = await sendReplay({
+    target,
+    method,
+    headers,
+    body: captured.body,
+    timeoutMs: REPLAY_TIMEOUT_MS - (performance.now() - started),
+  });
   return {
     replayed_to: url.href,
     response_status: answer.status,

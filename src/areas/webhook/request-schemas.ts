@@ -25,7 +25,7 @@ export const requestParams = {
 export const listRequestsSchema = {
   summary: 'List captured requests, newest first',
   description:
-    '`total` counts the requests the bin still retains (at most BIN_MAX_REQUESTS), while the bin\'s `request_count` ' +
+    "`total` counts the requests the bin still retains (at most BIN_MAX_REQUESTS), while the bin's `request_count` " +
     'counts every capture since creation. Equal timestamps are ordered by capture order. `limit` 1..200 (default 50), ' +
     '`offset` >= 0; anything else, non-integers included, is 422.',
   params: binIdParams,
@@ -52,14 +52,16 @@ export const readRequestSchema = {
       type: 'object',
       required: ['request'],
       properties: { request: requestDetailSchema },
-      examples: [{
-        request: {
-          ...EXAMPLE_SUMMARY,
-          headers: { 'content-type': 'application/json', 'user-agent': 'Stripe/1.0' },
-          body: '{"event":"paid"}\n',
-          body_encoding: 'utf8',
+      examples: [
+        {
+          request: {
+            ...EXAMPLE_SUMMARY,
+            headers: { 'content-type': 'application/json', 'user-agent': 'Stripe/1.0' },
+            body: '{"event":"paid"}\n',
+            body_encoding: 'utf8',
+          },
         },
-      }],
+      ],
     },
     ...errorResponses('not_found'),
   },
@@ -92,7 +94,11 @@ export const streamSchema = {
   response: {
     200: {
       description: 'An open event stream.',
-      content: { 'text/event-stream': { schema: { type: 'string', examples: ['event: request\ndata: {"request_id":"req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz"}\n\n'] } } },
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', examples: ['event: request\ndata: {"request_id":"req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz"}\n\n'] },
+        },
+      },
     },
     ...errorResponses('not_found'),
   },

@@ -3,7 +3,14 @@ import type { AppContext } from '../../context.js';
 import { DevutilError } from '../../errors.js';
 import { absoluteUrl } from '../../http/absolute-url.js';
 import type { Page } from '../../storage/types.js';
-import { clearCapturedRequests, createBin, deleteOwnedBin, findCapturedRequest, findOwnedBin, listCapturedRequests } from './bin-actions.js';
+import {
+  clearCapturedRequests,
+  createBin,
+  deleteOwnedBin,
+  findCapturedRequest,
+  findOwnedBin,
+  listCapturedRequests,
+} from './bin-actions.js';
 import { createBinSchema, deleteBinSchema, listBinsSchema, readBinSchema, type CreateBinBody } from './bin-schemas.js';
 import { createCaptureStreams } from './bin-stream.js';
 import { captureRequest, prepareCatchScope } from './catch-request.js';
@@ -48,7 +55,11 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
 
   // Bins (CONTRACT §2.1)
   app.post<{ Body: CreateBinBody }>('/v1/bins', { config: webhook, schema: createBinSchema }, async (request, reply) => {
-    const bin = await createBin(store, { ownerKeyId: callerKeyId(request), name: request.body.name, ttlSeconds: request.body.ttl_seconds }, now());
+    const bin = await createBin(
+      store,
+      { ownerKeyId: callerKeyId(request), name: request.body.name, ttlSeconds: request.body.ttl_seconds },
+      now(),
+    );
     return reply.status(201).send({ bin: binToWire(bin), url: absoluteUrl(config.publicBaseUrl, request, catchPath(bin.id)) });
   });
   app.get<{ Querystring: Page }>('/v1/bins', { config: webhook, schema: listBinsSchema }, async (request) => {
@@ -64,10 +75,14 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
   });
 
   // Captured requests of a bin (CONTRACT §2.3)
-  app.get<BinParams & { Querystring: Page }>('/v1/bins/:bin_id/requests', { config: webhook, schema: listRequestsSchema }, async (request) => {
-    const page = await listCapturedRequests(store, request.params.bin_id, callerKeyId(request), request.query, now());
-    return { total: page.total, requests: page.items.map(summaryToWire) };
-  });
+  app.get<BinParams & { Querystring: Page }>(
+    '/v1/bins/:bin_id/requests',
+    { config: webhook, schema: listRequestsSchema },
+    async (request) => {
+      const page = await listCapturedRequests(store, request.params.bin_id, callerKeyId(request), request.query, now());
+      return { total: page.total, requests: page.items.map(summaryToWire) };
+    },
+  );
   app.get<RequestParams>('/v1/bins/:bin_id/requests/:request_id', { config: webhook, schema: readRequestSchema }, async (request) => {
     const { bin_id, request_id } = request.params;
     return { request: requestToWire(await findCapturedRequest(store, bin_id, request_id, callerKeyId(request), now())) };
@@ -86,15 +101,19 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
   });
 
   // Replay a captured request (spec §4.1, CONTRACT §2.4)
-  app.post<RequestParams & { Body: ReplayBody }>('/v1/bins/:bin_id/requests/:request_id/replay', { config: webhook, schema: replaySchema }, async (request) =>
-    replayRequest(ctx, {
-      binId: request.params.bin_id,
-      requestId: request.params.request_id,
-      ownerKeyId: request.principal?.key?.id,
-      targetUrl: request.body.target_url,
-      method: request.body.method,
-      headers: request.body.headers,
-    }));
+  app.post<RequestParams & { Body: ReplayBody }>(
+    '/v1/bins/:bin_id/requests/:request_id/replay',
+    { config: webhook, schema: replaySchema },
+    async (request) =>
+      replayRequest(ctx, {
+        binId: request.params.bin_id,
+        requestId: request.params.request_id,
+        ownerKeyId: request.principal?.key?.id,
+        targetUrl: request.body.target_url,
+        method: request.body.method,
+        headers: request.body.headers,
+      }),
+  );
 
   // Catch (CONTRACT §2.2): ANY /v1/catch/{bin_id} and ANY /v1/catch/{bin_id}/*, every body kept byte for byte
   await app.register(async (scope) => {
@@ -151,5 +170,9 @@ function routeEveryMethod<P>(
   const methods = scope.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
   const route = { url, config: { area: 'public' as const }, bodyLimit, handler };
   scope.route<{ Params: P }>({ ...route, method: methods.filter((m) => DOCUMENTED_METHODS.includes(m)), schema });
-  scope.route<{ Params: P }>({ ...route, method: methods.filter((m) => !DOCUMENTED_METHODS.includes(m)), schema: { ...schema, hide: true } });
+  scope.route<{ Params: P }>({
+    ...route,
+    method: methods.filter((m) => !DOCUMENTED_METHODS.includes(m)),
+    schema: { ...schema, hide: true },
+  });
 }

@@ -106,7 +106,7 @@ export function parseIpv6(text: string): bigint | null {
 function classifyIpv4(value: number): AddressKind {
   for (const r of IPV4_RANGES) {
     const mask = r.bits === 0 ? 0 : (~0 << (32 - r.bits)) >>> 0;
-    if (((value & mask) >>> 0) === r.prefix) return r.kind;
+    if ((value & mask) >>> 0 === r.prefix) return r.kind;
   }
   return 'public';
 }

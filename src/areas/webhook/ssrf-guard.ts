@@ -38,14 +38,16 @@ export function parseTargetUrl(text: string): URL {
   } catch {
     // The parser's only complaint about an http(s) URL with a host is its port (`:99999`, `:x`).
     const port = /^https?:\/\/[^/?#]*:([^/?#@\]]*)(?:[/?#]|$)/i.exec(text.trim())?.[1];
-    if (port !== undefined && !/^\d{0,5}$/.test(port) || (port !== undefined && Number(port) > 65535)) {
+    if ((port !== undefined && !/^\d{0,5}$/.test(port)) || (port !== undefined && Number(port) > 65535)) {
       throw invalidField('target_url', `has an invalid port (${JSON.stringify(port)}): a port is a number from 0 to 65535`);
     }
     throw invalidField('target_url', 'must be an absolute http:// or https:// URL');
   }
-  if (!Object.hasOwn(DEFAULT_PORTS, url.protocol)) throw invalidField('target_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
+  if (!Object.hasOwn(DEFAULT_PORTS, url.protocol))
+    throw invalidField('target_url', `must use http or https, not ${url.protocol.slice(0, -1)}`);
   // WHATWG URL repairs `http:/x` and `http:x` into `http://x/`: a target is taken only as written in full.
-  if (!/^\s*https?:\/\//i.test(text)) throw invalidField('target_url', 'must be an absolute http:// or https:// URL (scheme, then `//` and a host)');
+  if (!/^\s*https?:\/\//i.test(text))
+    throw invalidField('target_url', 'must be an absolute http:// or https:// URL (scheme, then `//` and a host)');
   if (url.hostname === '') throw invalidField('target_url', 'must name a host');
   return url;
 }
@@ -99,7 +101,11 @@ export async function checkTarget(url: URL, options: GuardOptions): Promise<Chec
     try {
       addresses = await (options.resolve ?? resolveAll)(hostname);
     } catch (err) {
-      throw new DevutilError('upstream_error', `Could not resolve ${hostname}: ${(err as NodeJS.ErrnoException).code ?? 'lookup failed'}.`, { cause: err });
+      throw new DevutilError(
+        'upstream_error',
+        `Could not resolve ${hostname}: ${(err as NodeJS.ErrnoException).code ?? 'lookup failed'}.`,
+        { cause: err },
+      );
     }
     if (addresses.length === 0) throw new DevutilError('upstream_error', `${hostname} has no address.`);
   }

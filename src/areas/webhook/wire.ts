@@ -99,7 +99,9 @@ export function binToWire(bin: BinRecord): WireBin {
  *   encodeBody(Buffer.from([0xff])) // { body: '/w==', body_encoding: 'base64' }
  */
 export function encodeBody(bytes: Buffer): { body: string; body_encoding: 'utf8' | 'base64' } {
-  return isUtf8(bytes) ? { body: bytes.toString('utf8'), body_encoding: 'utf8' } : { body: bytes.toString('base64'), body_encoding: 'base64' };
+  return isUtf8(bytes)
+    ? { body: bytes.toString('utf8'), body_encoding: 'utf8' }
+    : { body: bytes.toString('base64'), body_encoding: 'base64' };
 }
 
 /**

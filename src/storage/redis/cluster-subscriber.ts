@@ -102,9 +102,10 @@ export class ClusterSubscriber extends EventEmitter implements Subscriber {
   #reconnectLater(): void {
     if (this.#closed) return;
     const failures = ++this.#failures;
-    this.#timer = setTimeout(async () => {
+    const reconnect = async () => {
       const candidates = this.#candidates();
       if (!(await this.#connect(candidates[failures % candidates.length]))) this.#reconnectLater();
-    }, Math.min(failures * 100, 1000));
+    };
+    this.#timer = setTimeout(() => void reconnect(), Math.min(failures * 100, 1000));
   }
 }

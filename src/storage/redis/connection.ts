@@ -31,14 +31,23 @@ const reconnectDelay = (attempt: number) => Math.min(attempt * 100, 1000);
 
 type ClusterTarget = Extract<RedisTarget, { kind: 'cluster' }>;
 
-const nodeOptions = (target: ClusterTarget) =>
-  ({ ...FAIL_FAST, username: target.username, password: target.password, tls: target.tls ? {} : undefined });
+const nodeOptions = (target: ClusterTarget) => ({
+  ...FAIL_FAST,
+  username: target.username,
+  password: target.password,
+  tls: target.tls ? {} : undefined,
+});
 
 function createClient(target: RedisTarget): RedisClient {
   if (target.kind === 'node') {
     return new Redis(target.url, { lazyConnect: true, enableOfflineQueue: false, retryStrategy: reconnectDelay, ...FAIL_FAST });
   }
-  return new Cluster(target.nodes, { lazyConnect: true, enableOfflineQueue: false, clusterRetryStrategy: reconnectDelay, redisOptions: nodeOptions(target) });
+  return new Cluster(target.nodes, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    clusterRetryStrategy: reconnectDelay,
+    redisOptions: nodeOptions(target),
+  });
 }
 
 function withDeadline<T>(operation: Promise<T>, ms: number, what: string): Promise<T> {
@@ -57,12 +66,17 @@ async function open(client: RedisClient, url: string): Promise<RedisClient> {
   });
   const isCluster = client instanceof Cluster;
   try {
-    await (isCluster ? withDeadline(client.connect(), CLUSTER_START_TIMEOUT_MS, 'the cluster did not report cluster_state:ok') : client.connect());
+    await (isCluster
+      ? withDeadline(client.connect(), CLUSTER_START_TIMEOUT_MS, 'the cluster did not report cluster_state:ok')
+      : client.connect());
   } catch (err) {
     client.disconnect();
     const message = (err as Error).message;
     const reason = lastError && lastError.message !== message ? `${message}: ${lastError.message}` : message;
-    throw new ConfigError('REDIS_URL', `cannot be reached: no Redis${isCluster ? ' Cluster' : ''} answered at ${redactRedisUrl(url)} (${reason})`);
+    throw new ConfigError(
+      'REDIS_URL',
+      `cannot be reached: no Redis${isCluster ? ' Cluster' : ''} answered at ${redactRedisUrl(url)} (${reason})`,
+    );
   }
   return client;
 }
@@ -87,7 +101,10 @@ export async function connectSubscriber(client: RedisClient, url: string): Promi
   try {
     await subscriber.start();
   } catch (err) {
-    throw new ConfigError('REDIS_URL', `cannot be reached: no Redis Cluster node at ${redactRedisUrl(url)} accepted a subscriber (${(err as Error).message})`);
+    throw new ConfigError(
+      'REDIS_URL',
+      `cannot be reached: no Redis Cluster node at ${redactRedisUrl(url)} accepted a subscriber (${(err as Error).message})`,
+    );
   }
   return subscriber;
 }

@@ -28,7 +28,12 @@ export interface RecordIndexes {
   /** Record a new expiry for an indexed record. */
   reschedule(id: string, expiresAt: number): Promise<void>;
   /** The owner's records that are still live, newest first, paged; drops entries whose record is gone. */
-  list<T extends { createdAt: number; expiresAt: number }>(owner: string, page: Page, now: number, read: (id: string) => Promise<T | null>): Promise<PageOf<T>>;
+  list<T extends { createdAt: number; expiresAt: number }>(
+    owner: string,
+    page: Page,
+    now: number,
+    read: (id: string) => Promise<T | null>,
+  ): Promise<PageOf<T>>;
   /** Delete a record's keys (its hash first), then its index entries; false when there was no record. */
   remove(id: string, keys: string[]): Promise<boolean>;
   /** Delete every record whose expiry has passed at `now`; returns how many index entries were settled. */

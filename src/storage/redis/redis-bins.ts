@@ -38,7 +38,13 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
   return {
     async createBin(bin) {
       const k = binKeys(prefix, bin.id);
-      await guard(client.multi().hset(k.meta, ...toFields(bin)).pexpire(k.meta, bin.expiresAt - bin.createdAt + EXPIRY_GRACE_MS).exec());
+      await guard(
+        client
+          .multi()
+          .hset(k.meta, ...toFields(bin))
+          .pexpire(k.meta, bin.expiresAt - bin.createdAt + EXPIRY_GRACE_MS)
+          .exec(),
+      );
       await indexes.add(bin);
     },
     getBin: async (id, now) => live(await readBin(id), now),
@@ -56,7 +62,11 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     },
     async listRequests(binId, page) {
       const k = binKeys(prefix, binId);
-      const [total, ...raw] = await run<[number, ...(string | null)[]]>('listRequests', [k.order, k.reqs], [page.offset, page.offset + page.limit - 1]);
+      const [total, ...raw] = await run<[number, ...(string | null)[]]>(
+        'listRequests',
+        [k.order, k.reqs],
+        [page.offset, page.offset + page.limit - 1],
+      );
       const items = raw.filter((r): r is string => r !== null).map((r) => toSummary(JSON.parse(r) as StoredRequest));
       return { total, items };
     },

@@ -19,8 +19,14 @@ export function createRedisKeyStore({ client, prefix, run }: RedisContext): KeyS
   };
   return {
     async createKey(record) {
-      await guard(client.multi().hset(keyHash(record.id), ...toFields(record)).set(digestPrefix + record.digest, record.id)
-        .zadd(index, record.createdAt, record.id).exec());
+      await guard(
+        client
+          .multi()
+          .hset(keyHash(record.id), ...toFields(record))
+          .set(digestPrefix + record.digest, record.id)
+          .zadd(index, record.createdAt, record.id)
+          .exec(),
+      );
     },
     async findKeyByDigest(digest) {
       return read(await guard(client.get(digestPrefix + digest)));

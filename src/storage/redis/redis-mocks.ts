@@ -21,7 +21,13 @@ export function createRedisMockStore(ctx: RedisContext): MockStore & { purgeExpi
   return {
     async createMock(mock) {
       const key = mockKey(prefix, mock.id);
-      await guard(client.multi().hset(key, ...toFields(mock)).pexpire(key, mock.expiresAt - mock.createdAt + EXPIRY_GRACE_MS).exec());
+      await guard(
+        client
+          .multi()
+          .hset(key, ...toFields(mock))
+          .pexpire(key, mock.expiresAt - mock.createdAt + EXPIRY_GRACE_MS)
+          .exec(),
+      );
       await indexes.add(mock);
     },
     getMock: async (id, now) => live(await read(id), now),

@@ -32,15 +32,27 @@ function decode(part: string): string {
 export function parseRedisTarget(raw: string): RedisTarget {
   if (/^rediss?\+cluster:/i.test(raw)) {
     const m = CLUSTER_URL.exec(raw);
-    if (!m) throw new TypeError(`must be redis+cluster://[user:password@]host:port[,host:port…] (no path or query), got "${redactRedisUrl(raw)}"`);
+    if (!m)
+      throw new TypeError(
+        `must be redis+cluster://[user:password@]host:port[,host:port…] (no path or query), got "${redactRedisUrl(raw)}"`,
+      );
     const [, scheme, userinfo, hosts] = m;
-    const nodes = hosts.split(',').filter((h) => h.trim() !== '').map(parseSeed);
+    const nodes = hosts
+      .split(',')
+      .filter((h) => h.trim() !== '')
+      .map(parseSeed);
     if (nodes.length === 0) throw new TypeError('must name at least one cluster node');
     // As in redis:// URLs read by ioredis: `user:password@`, `:password@`, or `user@`.
     const [user = '', ...rest] = (userinfo ?? '').split(':');
     const username = decode(user);
     const password = decode(rest.join(':'));
-    return { kind: 'cluster', nodes, username: username || undefined, password: password || undefined, tls: scheme.toLowerCase() === 'rediss' };
+    return {
+      kind: 'cluster',
+      nodes,
+      username: username || undefined,
+      password: password || undefined,
+      tls: scheme.toLowerCase() === 'rediss',
+    };
   }
   let parsed: URL;
   try {

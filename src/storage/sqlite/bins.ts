@@ -124,18 +124,25 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   // SET reads the row as it was: `request_count + n` is the new count.
   // A bin takes at most MAX_ID_SEQUENCE captures (its requests' bin_seq are the ids' sequence part
   // and the low 32 bits of their keys): about 48 hours at 25000 a second.
-  const bump = db.prepare<[number, number, number, string, number, number], { key: number; request_count: number; retained_after: number; deleted_through: number }>(
+  const bump = db.prepare<
+    [number, number, number, string, number, number],
+    { key: number; request_count: number; retained_after: number; deleted_through: number }
+  >(
     `UPDATE bins SET request_count = request_count + ?, retained_after = max(retained_after, request_count + ? - ?)
      WHERE id = ? AND expires_at > ? AND request_count + ? <= ${MAX_ID_SEQUENCE} RETURNING key, request_count, retained_after, deleted_through`,
   );
   // The rowid is computed by SQLite in 64 bits (a bin key past 2^21 would not fit a JavaScript number).
-  const insertRequest = db.prepare<[number, number, string, string, number, string, string, string, string, Buffer, string, number, string, number]>(
+  const insertRequest = db.prepare<
+    [number, number, string, string, number, string, string, string, string, Buffer, string, number, string, number]
+  >(
     `INSERT INTO captured_requests
        (key, id, bin_id, bin_seq, method, path, query_string, headers, body, content_type, content_length, source_ip, timestamp)
      VALUES (? * ${REQUEST_KEY_SPAN} + ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Retention: the rows no longer retained, a range of the bin's keys, deleted in runs.
-  const evict = db.prepare<[number, number, number, number]>(`DELETE FROM captured_requests WHERE key BETWEEN ? * ${REQUEST_KEY_SPAN} + ? AND ? * ${REQUEST_KEY_SPAN} + ?`);
+  const evict = db.prepare<[number, number, number, number]>(
+    `DELETE FROM captured_requests WHERE key BETWEEN ? * ${REQUEST_KEY_SPAN} + ? AND ? * ${REQUEST_KEY_SPAN} + ?`,
+  );
   const markDeleted = db.prepare<[number, string]>('UPDATE bins SET deleted_through = ? WHERE id = ?');
   const listRequests = db.prepare<[string, string, number, number], RequestRow>(
     `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE ${RETAINED_RANGE} ORDER BY key DESC LIMIT ? OFFSET ?`,
@@ -147,7 +154,9 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   const getRequestBySeq = db.prepare<[number, string, string], RequestRow>(
     `SELECT c.* FROM bins b JOIN captured_requests c ON c.key = b.key * ${REQUEST_KEY_SPAN} + ? WHERE b.id = ? AND c.id = ? AND c.bin_seq > b.retained_after`,
   );
-  const getRequestById = db.prepare<[string, string, string], RequestRow>(`SELECT * FROM captured_requests WHERE ${RETAINED_RANGE} AND id = ?`);
+  const getRequestById = db.prepare<[string, string, string], RequestRow>(
+    `SELECT * FROM captured_requests WHERE ${RETAINED_RANGE} AND id = ?`,
+  );
   const clearAll = db.prepare<[string]>('UPDATE bins SET retained_after = request_count, deleted_through = request_count WHERE id = ?');
 
   const announce = ({ channel, message }: Announcement, id: string) => {
@@ -188,7 +197,10 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
         const expiry = expiryOf.get(binId)?.expires_at;
         if (expiry !== undefined && expiry <= now) purgeExpiredBin(binId, now);
         if (expiry !== undefined && expiry > now) {
-          const full = new DevutilError('storage_unavailable', `Bin ${binId} has taken the most captures one bin can hold (${MAX_ID_SEQUENCE}); create a new bin.`);
+          const full = new DevutilError(
+            'storage_unavailable',
+            `Bin ${binId} has taken the most captures one bin can hold (${MAX_ID_SEQUENCE}); create a new bin.`,
+          );
           for (const p of captures) results.set(p, full);
         }
         continue;
@@ -197,7 +209,22 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
       for (const p of captures) {
         const r = p.req;
         const id = newSequencedId('req_', ++binSeq);
-        insertRequest.run(bumped.key, binSeq, id, binId, binSeq, r.method, r.path, r.queryString, JSON.stringify(r.headers), r.body, r.contentType, r.body.length, r.sourceIp, r.timestamp);
+        insertRequest.run(
+          bumped.key,
+          binSeq,
+          id,
+          binId,
+          binSeq,
+          r.method,
+          r.path,
+          r.queryString,
+          JSON.stringify(r.headers),
+          r.body,
+          r.contentType,
+          r.body.length,
+          r.sourceIp,
+          r.timestamp,
+        );
         results.set(p, { id, count: binSeq });
       }
       // Retention: the bump left the newest maxRequests retained; their elders' rows go once a run is full.
@@ -222,12 +249,13 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
     pending = [];
     lastGroupSize = batch.length;
     run(() => captureBatch(batch)).then(
-      (results) => batch.forEach((p, i) => {
-        const result = results[i]!;
-        if (result instanceof DevutilError) return p.reject(result);
-        if (p.announce && result !== null) announce(p.announce, result.id);
-        p.resolve(result);
-      }),
+      (results) =>
+        batch.forEach((p, i) => {
+          const result = results[i]!;
+          if (result instanceof DevutilError) return p.reject(result);
+          if (p.announce && result !== null) announce(p.announce, result.id);
+          p.resolve(result);
+        }),
       (err: unknown) => batch.forEach((p) => p.reject(err)),
     );
   };

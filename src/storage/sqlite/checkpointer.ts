@@ -24,7 +24,9 @@ export interface Checkpointer {
  *   await checkpointer.close();
  */
 export function startCheckpointer(filename: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
-  const worker = startModuleWorker(import.meta.url, 'checkpoint-worker', { workerData: { filename, intervalMs } satisfies CheckpointWorkerData });
+  const worker = startModuleWorker(import.meta.url, 'checkpoint-worker', {
+    workerData: { filename, intervalMs } satisfies CheckpointWorkerData,
+  });
   // It never keeps the process alive.
   worker.unref();
   let exited = false;

@@ -42,8 +42,14 @@ function toMock(row: MockRow): MockRecord {
 function toColumns(mock: MockPatch): Record<string, unknown> {
   const columns: Record<string, unknown> = {};
   const map: [keyof MockPatch, string][] = [
-    ['name', 'name'], ['statusCode', 'status_code'], ['contentType', 'content_type'], ['body', 'body'],
-    ['responseBodyJson', 'response_body_json'], ['method', 'method'], ['path', 'path'], ['delayMs', 'delay_ms'],
+    ['name', 'name'],
+    ['statusCode', 'status_code'],
+    ['contentType', 'content_type'],
+    ['body', 'body'],
+    ['responseBodyJson', 'response_body_json'],
+    ['method', 'method'],
+    ['path', 'path'],
+    ['delayMs', 'delay_ms'],
     ['expiresAt', 'expires_at'],
   ];
   for (const [field, column] of map) if (mock[field] !== undefined) columns[column] = mock[field];
@@ -136,9 +142,21 @@ export function createSqliteMockStore(db: Db): MockStore & { forgetExpired(now: 
       for (const [id, mock] of cache) if (mock.expiresAt <= now) cache.delete(id);
     },
     createMock: (mock) =>
-      run(() => void insert.run({ ...toColumns(mock), id: mock.id, owner_key_id: mock.ownerKeyId, name: mock.name,
-        body: mock.body, response_body_json: mock.responseBodyJson, method: mock.method, path: mock.path,
-        created_at: mock.createdAt, hit_count: mock.hitCount })),
+      run(
+        () =>
+          void insert.run({
+            ...toColumns(mock),
+            id: mock.id,
+            owner_key_id: mock.ownerKeyId,
+            name: mock.name,
+            body: mock.body,
+            response_body_json: mock.responseBodyJson,
+            method: mock.method,
+            path: mock.path,
+            created_at: mock.createdAt,
+            hit_count: mock.hitCount,
+          }),
+      ),
     getMock: (id, now) =>
       run(() => {
         const mock = live(id, now);

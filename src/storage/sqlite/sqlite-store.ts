@@ -9,7 +9,6 @@ import { createSqliteUsageStore } from './usage.js';
 import { createSqliteMockStore } from './mocks.js';
 import { PURGE_CHUNK_ROWS } from './database.js';
 
-
 export interface SqliteStoreOptions {
   /** Directory holding `devutil.db`, or `:memory:` for a throw-away store (tests). */
   dataDir: string;

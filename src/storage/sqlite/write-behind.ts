@@ -26,7 +26,7 @@ export function writeBehind(write: () => void, delayMs: number): WriteBehind {
   };
   return {
     changed() {
-      timer ??= setTimeout(() => run(flush).catch(() => undefined), delayMs).unref();
+      timer ??= setTimeout(() => void run(flush).catch(() => undefined), delayMs).unref();
     },
     flush,
   };

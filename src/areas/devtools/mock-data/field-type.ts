@@ -43,7 +43,10 @@ export interface FieldType {
 
 /** A bad option value, reported as `fields[i].options.<option>`. */
 export class OptionError extends Error {
-  constructor(readonly option: string, message: string) {
+  constructor(
+    readonly option: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'OptionError';
   }

@@ -8,7 +8,13 @@ import { TEXT_TYPES } from './types-text.js';
 /** Options every field type accepts. */
 export const COMMON_OPTIONS: Record<string, OptionSchema> = {
   nullable: { type: 'boolean', default: false, description: 'When true the value is null with probability null_ratio.' },
-  null_ratio: { type: 'number', minimum: 0, maximum: 1, default: 0.1, description: 'Chance of null for a nullable field (0..1, default 0.1).' },
+  null_ratio: {
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+    default: 0.1,
+    description: 'Chance of null for a nullable field (0..1, default 0.1).',
+  },
 };
 
 /** The one table of mock-data field types, by name. */

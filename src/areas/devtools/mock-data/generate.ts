@@ -87,13 +87,17 @@ function seedFaker(faker: Faker, seed: number | undefined): void {
   faker.seed([magnitude % 2 ** 32, Math.floor(magnitude / 2 ** 32), seed < 0 ? 1 : 0]);
 }
 
-
 /** The 422 for a field whose values cannot be drawn with its options in this locale (Faker's own message, first line). */
 function cannotGenerate(err: unknown, index: number, field: MockField): DevutilError {
   if (err instanceof DevutilError) return err;
-  const why = String((err as Error)?.message ?? err).split('\n')[0]!.trim();
+  const why = String((err as Error)?.message ?? err)
+    .split('\n')[0]!
+    .trim();
   const message = `cannot be generated with these options in this locale (${why})`;
-  return new DevutilError('validation_error', `fields[${index}] (${field.type}) ${message}.`, { errors: [{ path: `fields[${index}]`, message }], cause: err });
+  return new DevutilError('validation_error', `fields[${index}] (${field.type}) ${message}.`, {
+    errors: [{ path: `fields[${index}]`, message }],
+    cause: err,
+  });
 }
 
 /** One 422 for every problem found (one `errors` entry per bad field); a lone problem keeps its own detail. */
@@ -183,7 +187,14 @@ export function planMockData(request: MockDataRequest): MockDataPlan {
   seedFaker(faker, request.seed);
   const names = request.fields.map((f) => f.name);
   const nameErrors = checkOutputNames(request.outputFormat ?? 'json', names, sqlOptions(request));
-  if (nameErrors.length > 0) problems.push(new DevutilError('validation_error', `Invalid names for this output: ${nameErrors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors: nameErrors }));
+  if (nameErrors.length > 0)
+    problems.push(
+      new DevutilError(
+        'validation_error',
+        `Invalid names for this output: ${nameErrors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+        { errors: nameErrors },
+      ),
+    );
   const generators = createGenerators(faker, request.fields, problems);
   const cost = request.rows * generators.reduce((sum, generate) => sum + (generate.cost ?? 1), 0);
   // Output that must pass the bound whatever is drawn (50 fields of x{1000} × 1000 rows) is refused

@@ -49,13 +49,26 @@ export function createMockDataPool(): MockDataPool {
     maxQueue: 32,
     limitsMs: { run: MOCK_DATA_TIMEOUT_MS },
     errors: {
-      timedOut: () => new DevutilError('validation_error', `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`, {
-        errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
-      }),
-      outOfMemory: () => new DevutilError('validation_error', 'Drawing the rows needed too much memory and was stopped; ask for fewer rows or shorter fields.', {
-        errors: [{ path: 'rows', message: 'need too much memory with these fields' }],
-      }),
-      busy: () => new DevutilError('rate_limited', 'Too many large mock-data requests are waiting; retry shortly.', { headers: { 'retry-after': '1' } }),
+      timedOut: () =>
+        new DevutilError(
+          'validation_error',
+          `Drawing the rows took longer than ${MOCK_DATA_TIMEOUT_MS} ms and was stopped; ask for fewer rows or simpler fields.`,
+          {
+            errors: [{ path: 'rows', message: `take longer than ${MOCK_DATA_TIMEOUT_MS} ms to draw with these fields` }],
+          },
+        ),
+      outOfMemory: () =>
+        new DevutilError(
+          'validation_error',
+          'Drawing the rows needed too much memory and was stopped; ask for fewer rows or shorter fields.',
+          {
+            errors: [{ path: 'rows', message: 'need too much memory with these fields' }],
+          },
+        ),
+      busy: () =>
+        new DevutilError('rate_limited', 'Too many large mock-data requests are waiting; retry shortly.', {
+          headers: { 'retry-after': '1' },
+        }),
     },
   });
   return {

@@ -10,17 +10,19 @@ const validators = new Map<string, ValidateFunction>();
 
 /** ajv errors of `fields[i].options` → `errors[]` entries. */
 function toFieldErrors(prefix: string, errors: ErrorObject[]): FieldError[] {
-  return onePerField(errors
-    .filter((e) => e.keyword !== 'anyOf' || errors.length === 1)
-    .map((e) => {
-      const key = e.instancePath.split('/').slice(1).join('.');
-      if (e.keyword === 'required') return { path: `${prefix}.${String(e.params.missingProperty)}`, message: 'is required' };
-      if (e.keyword === 'additionalProperties') {
-        return { path: `${prefix}.${String(e.params.additionalProperty)}`, message: 'is not an option of this type' };
-      }
-      if (e.keyword === 'format') return { path: `${prefix}.${key}`, message: 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time' };
-      return { path: key ? `${prefix}.${key}` : prefix, message: e.message ?? 'is invalid' };
-    }));
+  return onePerField(
+    errors
+      .filter((e) => e.keyword !== 'anyOf' || errors.length === 1)
+      .map((e) => {
+        const key = e.instancePath.split('/').slice(1).join('.');
+        if (e.keyword === 'required') return { path: `${prefix}.${String(e.params.missingProperty)}`, message: 'is required' };
+        if (e.keyword === 'additionalProperties') {
+          return { path: `${prefix}.${String(e.params.additionalProperty)}`, message: 'is not an option of this type' };
+        }
+        if (e.keyword === 'format') return { path: `${prefix}.${key}`, message: 'must be a date (YYYY-MM-DD) or an RFC 3339 date-time' };
+        return { path: key ? `${prefix}.${key}` : prefix, message: e.message ?? 'is invalid' };
+      }),
+  );
 }
 
 /**
@@ -56,7 +58,11 @@ export function resolveOptions(type: FieldType, given: unknown, path: string): F
   const options: FieldOptions = { ...(given as FieldOptions | undefined) };
   if (!validate(options)) {
     const errors = toFieldErrors(path, validate.errors ?? []);
-    throw new DevutilError('validation_error', `Invalid options for type "${type.name}": ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`, { errors });
+    throw new DevutilError(
+      'validation_error',
+      `Invalid options for type "${type.name}": ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+      { errors },
+    );
   }
   return options;
 }

@@ -11,7 +11,11 @@ const RandExp = ((RandExpImport as unknown as { default?: unknown }).default ?? 
 type RandExpInstance = InstanceType<typeof RandExp>;
 
 // ret token types (randexp's parser): the subset we inspect.
-const ROOT = 0, GROUP = 1, SET = 3, REPETITION = 5, REFERENCE = 6;
+const ROOT = 0,
+  GROUP = 1,
+  SET = 3,
+  REPETITION = 5,
+  REFERENCE = 6;
 interface Token {
   type: number;
   /** Where randexp stores a remembered group's text (it numbers groups as it first generates them). */
@@ -223,7 +227,11 @@ function drawSteps(token: Token): number {
  *   const gen = createRegexGenerator(faker, '[A-Z]{2}-\\d{4}', 10);
  *   gen(); // "QK-0381"
  */
-export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: number): (() => string) & { cost: number; minChars: number } {
+export function createRegexGenerator(
+  faker: Faker,
+  pattern: string,
+  maxRepeat: number,
+): (() => string) & { cost: number; minChars: number } {
   const { source, generator, numbered } = resolveNamedReferences(pattern);
   try {
     new RegExp(source);
@@ -240,11 +248,17 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
   if (numbered) numberGroups(tokens);
   const longest = capTokens(tokens, maxRepeat, []);
   if (longest > MAX_REGEX_OUTPUT) {
-    throw new OptionError('pattern', `can produce strings of up to ${longest} characters; the limit is ${MAX_REGEX_OUTPUT} (reduce fixed repetition counts such as {1000000})`);
+    throw new OptionError(
+      'pattern',
+      `can produce strings of up to ${longest} characters; the limit is ${MAX_REGEX_OUTPUT} (reduce fixed repetition counts such as {1000000})`,
+    );
   }
   const steps = drawSteps(tokens);
   if (steps > MAX_DRAW_STEPS) {
-    throw new OptionError('pattern', `nests repetitions so that one value could take ${steps > 1e15 ? 'more than 10^15' : steps} steps to draw; the limit is ${MAX_DRAW_STEPS} (such as ((a*)*)* with a high max_repeat)`);
+    throw new OptionError(
+      'pattern',
+      `nests repetitions so that one value could take ${steps > 1e15 ? 'more than 10^15' : steps} steps to draw; the limit is ${MAX_DRAW_STEPS} (such as ((a*)*)* with a high max_repeat)`,
+    );
   }
   gen.randInt = (a: number, b: number) => faker.number.int({ min: a, max: b });
   // Positive classes keep their non-ASCII members ([α-ω]); only `.` and negated classes use printable ASCII.
@@ -267,7 +281,10 @@ export function createRegexGenerator(faker: Faker, pattern: string, maxRepeat: n
     return range;
   };
   if (hasEmptyClass(tokens, (t) => gen._expand(t as never).length === 0)) {
-    throw new OptionError('pattern', 'has a character class with no character to draw from (such as [^\\s\\S]; negated classes draw from printable ASCII), so no matching string can be made');
+    throw new OptionError(
+      'pattern',
+      'has a character class with no character to draw from (such as [^\\s\\S]; negated classes draw from printable ASCII), so no matching string can be made',
+    );
   }
   // A typical Faker call takes about as long as 4000 draw steps (0.2 ms at the step limit against 5-8 µs).
   return Object.assign(() => gen.gen(), { cost: 1 + steps / 4000, minChars: shortest(tokens) });
@@ -298,7 +315,13 @@ export const REGEX_TYPE: FieldType = {
     'refused. "." and negated classes draw from printable ASCII; a class left with no character to draw from ([^\\s\\S]) is refused.',
   options: {
     pattern: { type: 'string', minLength: 1, maxLength: 500, description: 'Regular expression (required, up to 500 characters).' },
-    max_repeat: { type: 'integer', minimum: 0, maximum: 100, default: 10, description: 'Extra repetitions allowed above a quantifier minimum (default 10).' },
+    max_repeat: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 100,
+      default: 10,
+      description: 'Extra repetitions allowed above a quantifier minimum (default 10).',
+    },
   },
   required: ['pattern'],
   create: (f, o) => createRegexGenerator(f, o.pattern as string, o.max_repeat as number),

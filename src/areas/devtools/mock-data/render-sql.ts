@@ -63,7 +63,15 @@ const DIALECTS: Record<SqlDialect, Dialect> = {
     // Longer names are cut to 63 bytes by the server, which can make two columns one.
     refuseName: (name) => (Buffer.byteLength(name) > 63 ? 'is longer than 63 bytes, which PostgreSQL cuts identifiers to' : undefined),
     sameColumn: (name) => name,
-    types: { integer: 'BIGINT', real: 'DOUBLE PRECISION', boolean: 'BOOLEAN', date: 'DATE', datetime: 'TIMESTAMPTZ', time: 'TIME', text: 'TEXT' },
+    types: {
+      integer: 'BIGINT',
+      real: 'DOUBLE PRECISION',
+      boolean: 'BOOLEAN',
+      date: 'DATE',
+      datetime: 'TIMESTAMPTZ',
+      time: 'TIME',
+      text: 'TEXT',
+    },
     text: (value) => (hasNul(value) ? undefined : quoteStandard(value)),
     datetime: (iso) => iso,
     tableSuffix: '',
@@ -72,7 +80,11 @@ const DIALECTS: Record<SqlDialect, Dialect> = {
     label: 'MySQL',
     quoteIdentifier: quoteIn('`'),
     refuseName: (name) =>
-      [...name].length > 64 ? 'is longer than 64 characters, the MySQL limit' : name.endsWith(' ') ? 'ends with a space, which MySQL refuses in names' : undefined,
+      [...name].length > 64
+        ? 'is longer than 64 characters, the MySQL limit'
+        : name.endsWith(' ')
+          ? 'ends with a space, which MySQL refuses in names'
+          : undefined,
     sameColumn: (name) => name.toLowerCase(),
     types: { integer: 'BIGINT', real: 'DOUBLE', boolean: 'BOOLEAN', date: 'DATE', datetime: 'DATETIME(3)', time: 'TIME', text: 'TEXT' },
     // Backslash escapes as mysqldump writes them (the default sql_mode reads them); the mysql client
@@ -105,7 +117,11 @@ export function checkSqlNames(dialectName: SqlDialect, tableName: string, names:
     const earlier = seen.get(dialect.sameColumn(name));
     if (names.indexOf(name) < i) return; // an exact repeat is refused with the fields themselves
     if (problem) problems.push({ path, message: problem });
-    else if (earlier !== undefined) problems.push({ path, message: `is the same ${dialect.label} column as fields[${earlier}].name (names are compared case-insensitively)` });
+    else if (earlier !== undefined)
+      problems.push({
+        path,
+        message: `is the same ${dialect.label} column as fields[${earlier}].name (names are compared case-insensitively)`,
+      });
     else seen.set(dialect.sameColumn(name), i);
   });
   return problems;
@@ -119,7 +135,9 @@ export function checkSqlNames(dialectName: SqlDialect, tableName: string, names:
  */
 export function nulRefused(index: number, name: string, row: number, cannot: string, instead: string): DevutilError {
   const message = `holds a NUL character (U+0000) in row ${row + 1}, which ${cannot}`;
-  return new DevutilError('validation_error', `fields[${index}] ("${name}") ${message}; ${instead}.`, { errors: [{ path: `fields[${index}]`, message }] });
+  return new DevutilError('validation_error', `fields[${index}] ("${name}") ${message}; ${instead}.`, {
+    errors: [{ path: `fields[${index}]`, message }],
+  });
 }
 
 function literal(dialect: Dialect, value: unknown, kind: ColumnKind): string | undefined {
@@ -150,7 +168,14 @@ export function renderSql(columns: Column[], table: unknown[][], options: SqlOpt
   const inserts = table.map((row, r) => {
     const values = row.map((value, i) => {
       const written = literal(dialect, value, columns[i]!.kind);
-      if (written === undefined) throw nulRefused(i, columns[i]!.name, r, `${dialect.label} text cannot store`, 'use dialect sqlite or mysql, or another output_format');
+      if (written === undefined)
+        throw nulRefused(
+          i,
+          columns[i]!.name,
+          r,
+          `${dialect.label} text cannot store`,
+          'use dialect sqlite or mysql, or another output_format',
+        );
       return written;
     });
     return `${head}${values.join(', ')});\n`;

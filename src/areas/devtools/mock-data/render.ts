@@ -19,7 +19,8 @@ function renderCsv(columns: Column[], table: unknown[][]): string {
   const lines = [columns.map((c) => quoteCsv(c.name)).join(',')];
   table.forEach((row, r) => {
     row.forEach((value, i) => {
-      if (typeof value === 'string' && value.includes('\u0000')) throw nulRefused(i, columns[i]!.name, r, 'CSV output does not carry', 'use output_format json, sql or xml');
+      if (typeof value === 'string' && value.includes('\u0000'))
+        throw nulRefused(i, columns[i]!.name, r, 'CSV output does not carry', 'use output_format json, sql or xml');
     });
     lines.push(row.map(quoteCsv).join(','));
   });
@@ -27,8 +28,18 @@ function renderCsv(columns: Column[], table: unknown[][]): string {
 }
 
 // Characters XML 1.0 cannot carry at all, not even as references: replaced by U+FFFD.
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+  '\r': '&#13;',
+  '\n': '&#10;',
+  '\t': '&#9;',
+};
 const XML_NAME = /^[\p{L}_][\p{L}\p{N}._-]*$/u;
 
 function escapeXml(text: string): string {
@@ -52,7 +63,8 @@ function xmlElement(name: string, value: unknown): string {
 const RENDERERS: Record<Exclude<OutputFormat, 'json'>, Renderer> = {
   csv: renderCsv,
   sql: renderSql,
-  xml: (columns, table) => `<rows>${table.map((row) => `<row>${row.map((v, i) => xmlElement(columns[i]!.name, v)).join('')}</row>`).join('')}</rows>`,
+  xml: (columns, table) =>
+    `<rows>${table.map((row) => `<row>${row.map((v, i) => xmlElement(columns[i]!.name, v)).join('')}</row>`).join('')}</rows>`,
 };
 
 /**
@@ -66,7 +78,9 @@ const RENDERERS: Record<Exclude<OutputFormat, 'json'>, Renderer> = {
 export function checkOutputNames(format: OutputFormat, names: string[], sql: SqlOptions): FieldError[] {
   if (format === 'sql') return checkSqlNames(sql.dialect, sql.tableName, names);
   if (format !== 'csv') return [];
-  return names.flatMap((name, i) => (name.includes('\u0000') ? [{ path: `fields[${i}].name`, message: 'holds a NUL character, which CSV output does not carry' }] : []));
+  return names.flatMap((name, i) =>
+    name.includes('\u0000') ? [{ path: `fields[${i}].name`, message: 'holds a NUL character, which CSV output does not carry' }] : [],
+  );
 }
 
 /**
@@ -79,7 +93,12 @@ export function checkOutputNames(format: OutputFormat, names: string[], sql: Sql
  *   renderMockData('csv', [...columns], [[1, 'a,b']], { tableName: 'mock_data', dialect: 'sqlite', createTable: true })
  *   // 'id,note\r\n1,"a,b"\r\n'
  */
-export function renderMockData(format: OutputFormat, columns: Column[], table: unknown[][], sql: SqlOptions): Record<string, unknown>[] | string {
+export function renderMockData(
+  format: OutputFormat,
+  columns: Column[],
+  table: unknown[][],
+  sql: SqlOptions,
+): Record<string, unknown>[] | string {
   if (format !== 'json') return RENDERERS[format](columns, table, sql);
   return table.map((values) => {
     const row: Record<string, unknown> = Object.create(null);

@@ -22,7 +22,7 @@ const MOCK_DATA_DESCRIPTION = [
   '`output_format` is echoed. CSV: RFC 4180, header line, every line ends in CRLF, fields holding `"` `,` CR or LF are quoted ',
   'with quotes doubled, null is an empty field; a NUL character in a value or field name → 422 naming the field (many CSV readers ',
   'stop at it).\n\n',
-  '**SQL** runs as it is in the dialect\'s own client (`sqlite3`, `psql`, `mysql`): a `CREATE TABLE` first (`create_table: false` ',
+  "**SQL** runs as it is in the dialect's own client (`sqlite3`, `psql`, `mysql`): a `CREATE TABLE` first (`create_table: false` ",
   'omits it), then one `INSERT INTO "table" ("col", ...) VALUES (...);` line per row. `table_name` (default mock_data, 1..128 ',
   'characters) is one identifier. `dialect`: `sqlite` (default), `postgres` or `mysql`. Column types follow the field types ',
   '(sqlite / postgres / mysql): whole numbers (sequence, integer, timestamp, port, http_status_code) INTEGER / BIGINT / BIGINT; ',
@@ -35,7 +35,7 @@ const MOCK_DATA_DESCRIPTION = [
   'mysql: backslash, NUL, CR and Ctrl-Z escaped as mysqldump writes them, read by the default sql_mode); numbers bare, booleans ',
   'TRUE/FALSE, NULL. A name the dialect cannot take → 422 on it: a NUL, over 63 bytes (postgres cuts names there), over 64 ',
   'characters or ending in a space (mysql), two field names equal ignoring case (sqlite: ASCII letters; mysql). NUL and CR in ',
-  "a value (the sqlite3 CLI ends a statement at a NUL and drops a CR before a line feed): sqlite writes them as char(0) and ",
+  'a value (the sqlite3 CLI ends a statement at a NUL and drops a CR before a line feed): sqlite writes them as char(0) and ',
   "char(13) concatenated (`'a' || char(0) || 'b'`), mysql as `\\0` and `\\r`; PostgreSQL text cannot hold NUL, so postgres ",
   'output with one → 422 naming the field and row.\n\n',
   '**XML**: ',
@@ -141,7 +141,9 @@ const mockTypesResponse = {
     },
     locales: { type: 'array', items: { type: 'string' } },
   },
-  examples: [{ count: 1, types: [{ name: 'uuid', description: 'Random UUID version 4.', options: { type: 'object' } }], locales: ['en_US'] }],
+  examples: [
+    { count: 1, types: [{ name: 'uuid', description: 'Random UUID version 4.', options: { type: 'object' } }], locales: ['en_US'] },
+  ],
 } as const;
 
 /** `POST /v1/mock-data`. */

@@ -52,7 +52,11 @@ export const NUMBER_TYPES: FieldType[] = [
     name: 'number',
     column: 'real',
     description: 'Decimal number between min and max with `decimals` fraction digits.',
-    options: { min: numberOption('Lowest value (default 0).', 0), max: numberOption('Highest value (default 1000).', 1000), decimals: decimalsOption(2) },
+    options: {
+      min: numberOption('Lowest value (default 0).', 0),
+      max: numberOption('Highest value (default 1000).', 1000),
+      decimals: decimalsOption(2),
+    },
     create: createDecimal,
   },
   {

@@ -13,7 +13,9 @@ export const PLACE_TYPES: FieldType[] = [
   {
     name: 'country_code',
     description: 'ISO 3166-1 country code.',
-    options: { variant: { type: 'string', enum: ['alpha-2', 'alpha-3'], default: 'alpha-2', description: 'alpha-2 (default) or alpha-3.' } },
+    options: {
+      variant: { type: 'string', enum: ['alpha-2', 'alpha-3'], default: 'alpha-2', description: 'alpha-2 (default) or alpha-3.' },
+    },
     create: (f, o) => () => f.location.countryCode(o.variant as 'alpha-2' | 'alpha-3'),
   },
   simpleType('state', 'State, region or province of the locale.', (f) => f.location.state()),

@@ -20,7 +20,10 @@ export const SPECIAL_TYPES: FieldType[] = [
     column: (o) => columnOfValues(o.values as unknown[]),
     create: (f, o) => {
       const values = o.values as unknown[];
-      return Object.assign(() => f.helpers.arrayElement(values), { cost: Math.max(...values.map(valueCost)), minChars: Math.min(...values.map(measureValue)) });
+      return Object.assign(() => f.helpers.arrayElement(values), {
+        cost: Math.max(...values.map(valueCost)),
+        minChars: Math.min(...values.map(measureValue)),
+      });
     },
   },
   {

@@ -21,7 +21,10 @@ export const TEXT_TYPES: FieldType[] = [
     name: 'sentence',
     description: 'Lorem ipsum sentence.',
     options: { words: count('words', 50) },
-    create: (f, o) => Object.assign(() => f.lorem.sentence(o.words as number | undefined), { cost: Math.max(1, ((o.words as number | undefined) ?? 10) / 10) }),
+    create: (f, o) =>
+      Object.assign(() => f.lorem.sentence(o.words as number | undefined), {
+        cost: Math.max(1, ((o.words as number | undefined) ?? 10) / 10),
+      }),
   },
   {
     name: 'paragraph',
