@@ -63,7 +63,6 @@ export interface Gate {
 }
 
 const RATE_WINDOW_MS = 60_000;
-const DIGEST_MEMO = Symbol('devutil.digestMemo');
 
 function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
@@ -80,10 +79,12 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
  * The connection's memo of its last key and digest: it lives and dies with the socket, so a secret
  * is only ever remembered for the connection that sent it (no process-wide table of secrets).
  */
+const digestMemos = new WeakMap<object, DigestMemo>();
 function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
   if (!socket) return undefined;
-  const holder = socket as { [DIGEST_MEMO]?: DigestMemo };
-  return (holder[DIGEST_MEMO] ??= { secret: null, digest: '' });
+  let memo = digestMemos.get(socket);
+  if (!memo) digestMemos.set(socket, (memo = { secret: null, digest: '' }));
+  return memo;
 }
 
 /**
