@@ -37,7 +37,7 @@ describe('CORS for browser clients', () => {
     assert.deepEqual(await res.json(), { detail: 'No route OPTIONS /v1/json-transform.', code: 'not_found' });
   });
 
-  it('a cross-origin call (fast-routed tool included) carries Allow-Origin and exposes the credit and rate-limit headers', async () => {
+  it('a cross-origin call to a tool carries Allow-Origin and exposes the credit and rate-limit headers', async () => {
     const res = await fetch(`${base}/v1/array-ops`, {
       method: 'POST',
       headers: { origin: ORIGIN, 'x-api-key': t.apiKey, 'content-type': 'application/json' },

@@ -74,7 +74,7 @@ const arrayOpsResponse = {
   type: 'object',
   required: ['result', 'operation', 'count'],
   properties: {
-    // Untyped so the serializer hands it to JSON.stringify whole (faster than per-item dispatch).
+    // Untyped: any JSON values, serialized whole.
     result: { description: 'Array: the operation result (chunk: array of arrays).' },
     operation: { type: 'string' },
     count: { type: 'integer', description: 'Items in result (chunks for chunk).' },

@@ -71,6 +71,11 @@ export function createCaptureStreams({ store, now }: Pick<AppContext, 'store' | 
       });
 
       reply.hijack();
+      // A client gone while subscribing has already fired 'close': let go of the subscription now.
+      if (res.destroyed) {
+        end();
+        return undefined;
+      }
       res.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
       res.write(`retry: 3000\n: streaming captures of ${binId}\n\n`);
       open.add(end);

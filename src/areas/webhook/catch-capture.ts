@@ -46,8 +46,7 @@ function separatorOf(name: string): string {
 /**
  * Headers as stored, from the raw name/value list: names lower-cased, repeated ones joined in
  * arrival order (see {@link separatorOf}), values as {@link storedHeaderValue} gives them. The
- * result is an ordinary object, which serialises to JSON faster than a null-prototype one: only own
- * properties count, and a header named `__proto__` is defined as an own entry, so no name reaches
+ * result is an ordinary object: only own properties count, and a header named `__proto__` is defined as an own entry, so no name reaches
  * the prototype.
  *
  * @example
