@@ -427,3 +427,33 @@ describe('mock serving: a request over a socket and through inject() answer alik
     assert.equal(await hitCountVia(t, id), 0);
   });
 });
+
+describe('mock serving: a request target in absolute form (RFC 9112 §3.2.2)', () => {
+  let t: TestApp;
+  let base: string;
+  before(async () => {
+    t = await buildTestApp();
+    base = await listenOnLoopback(t.app);
+  });
+  after(() => t.close());
+
+  it('reaches a mock restricted to a path, as the same request in origin form does', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/v1/mocks', headers: t.auth, payload: { path: '/orders', body: 'listed' } });
+    const mockId = created.json().mock.mock_id;
+    const { port } = new URL(base);
+    const send = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.end(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`),
+        );
+        let out = '';
+        socket.on('data', (d) => (out += d.toString('latin1')));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+    const absolute = await send(`http://127.0.0.1:${port}/v1/mock/${mockId}/orders?x=1`);
+    assert.match(absolute, /^HTTP\/1\.1 200 /);
+    assert.match(absolute, /\r\n\r\nlisted$/);
+    assert.match(await send(`http://127.0.0.1:${port}/v1/mock/${mockId}/other`), /^HTTP\/1\.1 404 /);
+  });
+});

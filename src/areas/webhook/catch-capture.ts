@@ -69,8 +69,11 @@ export function joinHeaders(rawHeaders: readonly string[]): Record<string, strin
 /**
  * The path and query of a request target in absolute form (`http://host:port/v1/catch/…?q`, which
  * HTTP/1.1 servers must accept, RFC 9112 §3.2.2): the scheme and authority dropped.
+ *
+ * @example
+ *   originForm('http://127.0.0.1:8080/v1/mock/mock_x/a?b=1') // '/v1/mock/mock_x/a?b=1'
  */
-function originForm(target: string): string {
+export function originForm(target: string): string {
   const authority = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/.exec(target);
   return authority ? target.slice(authority[0].length) || '/' : target;
 }

@@ -5,6 +5,7 @@ import { DevutilError } from '../../errors.js';
 import { CORS_HEADERS } from '../../http/cors.js';
 import type { MockRecord } from '../../storage/types.js';
 import { servedBody } from './mock-wire.js';
+import { originForm } from './catch-capture.js';
 
 /** Sent on every serving response, errors included; a mock's own headers cannot replace them. */
 const FIXED_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': 'sandbox' };
@@ -45,7 +46,7 @@ function waitUnlessGone(res: ServerResponse, ms: number): Promise<boolean> {
 
 /** The part of the URL as sent after `/v1/mock/{mock_id}`, without the query (`""` for the base path). */
 function subPathOf(url: string): string {
-  const rest = url.split('?')[0].slice('/v1/mock/'.length);
+  const rest = originForm(url).split('?')[0].slice('/v1/mock/'.length);
   const slash = rest.indexOf('/');
   return slash === -1 ? '' : rest.slice(slash);
 }
