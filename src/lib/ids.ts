@@ -52,8 +52,9 @@ export const MAX_ID_SEQUENCE = 2 ** 32 - 1;
 
 /**
  * A public identifier that carries a sequence number: prefix + `seq` in 6 base62 digits + 22
- * random base62 characters (131 bits, as {@link newId}). The SQLite store names a captured request
- * by its number in its bin, so the request is found by its key alone (no index of ids).
+ * random base62 characters (131 bits, as {@link newId}). Both stores name a captured request by its
+ * number in its bin: SQLite finds the request by its key alone (no index of ids), and a stream
+ * resuming after an id places it in capture order even once the request is gone.
  *
  * @example
  *   newSequencedId('req_', 1) // 'req_000001' + 22 random characters
@@ -87,8 +88,9 @@ const TIME_CHARS = 8;
 
 /**
  * A public identifier whose text sorts by creation time: prefix + the epoch milliseconds in 8
- * base62 digits + 22 random base62 characters (131 bits, as {@link newId}). The Redis store names
- * captured requests with it (the SQLite store uses {@link newSequencedId}).
+ * base62 digits + 22 random base62 characters (131 bits, as {@link newId}). The Redis store named
+ * captured requests with it until they carried their number in their bin, as {@link newSequencedId}
+ * gives it; Redis data from then still holds such ids.
  *
  * @example
  *   newTimeOrderedId('req_', 1795300000000) // 'req_0VbFd3rq' + 22 random characters

@@ -130,13 +130,22 @@ export interface BinStore {
   /**
    * Atomically stores one request in a live bin, increments its `requestCount` and evicts the
    * oldest requests beyond `maxRequests`. Resolves only once the write is durable. Returns the
-   * request's id (`req_` and at least 128 random bits; each store has its own layout) and the new
+   * request's id (`newSequencedId`: `req_`, the new `requestCount` and 131 random bits) and the new
    * `requestCount`, or null when the bin does not exist or has expired (nothing stored, nothing
-   * announced).
+   * announced). A bin takes at most `MAX_ID_SEQUENCE` captures; past that, `storage_unavailable`.
    */
   captureRequest(request: NewCapture, options: CaptureOptions): Promise<Captured | null>;
   /** Retained requests of a bin, newest first (capture order breaks timestamp ties). */
   listRequests(binId: string, page: Page): Promise<PageOf<CapturedRequestSummary>>;
+  /**
+   * Up to `limit` of the bin's retained requests captured after request `afterId`, oldest first:
+   * what a live stream resuming after `afterId` sends before the live captures. When `afterId` was
+   * the bin's but is no longer retained, every retained request came after it (retention and
+   * clearing remove the oldest). Null when `afterId` is not one of the bin's ids, or the bin does
+   * not exist. A request id carries its number in its bin, so an id whose request is gone is still
+   * placed in capture order, by that number alone (its random part can no longer be checked).
+   */
+  listRequestsAfter(binId: string, afterId: string, limit: number): Promise<CapturedRequestSummary[] | null>;
   getRequest(binId: string, requestId: string): Promise<CapturedRequestRecord | null>;
   /** Deletes every retained request of the bin (its `requestCount` stays); returns how many. */
   clearRequests(binId: string): Promise<number>;

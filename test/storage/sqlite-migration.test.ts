@@ -68,6 +68,12 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
     assert.equal(after.total, 3);
     assert.equal((await store.bins.getRequest('bin_a', sixth!.id))!.id, sixth!.id);
     assert.equal(await store.bins.getRequest('bin_a', 'req_a3'), null, 'pushed out by the new capture');
+    // A stream resumes after a retained id without a number; one pushed out can no longer be placed.
+    const resumed = async (id: string) => (await store.bins.listRequestsAfter('bin_a', id, 10))?.map((r) => r.id);
+    assert.deepEqual(await resumed('req_a4'), ['req_a5', sixth!.id]);
+    assert.deepEqual(await resumed('req_a5'), [sixth!.id]);
+    assert.equal(await resumed('req_a3'), undefined);
+    assert.equal(await resumed('req_b1'), undefined, "another bin's");
     // bin_c was cleared before the upgrade (its count stayed at 4, with no rows): it lists none, then only what comes next.
     assert.equal((await store.bins.listRequests('bin_c', page)).total, 0);
     const fifth = await capture('bin_c');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newId } from '../../src/lib/ids.js';
+import { MAX_ID_SEQUENCE, newId, newSequencedId, sequenceOfId } from '../../src/lib/ids.js';
 import {
   KEY_CHANGES_CHANNEL,
   type BinRecord,
@@ -293,6 +293,113 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       );
       assert.equal((await store.bins.getBin(a.id, T0))!.requestCount, 5);
       assert.equal((await store.bins.getBin(b.id, T0))!.requestCount, 2);
+    });
+
+    it("captures: a request id carries the bin's new request count (newSequencedId); past MAX_ID_SEQUENCE a capture is refused", async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      for (let count = 1; count <= 3; count++) {
+        const id = await captureId(count === 2 ? peer : store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, count);
+        assert.match(id, /^req_[0-9A-Za-z]{28}$/);
+        assert.equal(sequenceOfId('req_', id), count);
+      }
+      const full = binRecord(owner(), { requestCount: MAX_ID_SEQUENCE - 1 });
+      await store.bins.createBin(full);
+      const last = await captureId(store, capturedRequest(full.id), { maxRequests: 10, now: T0 }, MAX_ID_SEQUENCE);
+      assert.match(last, /^req_4gfFC3[0-9A-Za-z]{22}$/, '4294967295 in 6 base62 digits');
+      await assert.rejects(
+        store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now: T0 }),
+        (err: unknown) => (err as { code?: string }).code === 'storage_unavailable',
+      );
+      assert.equal((await store.bins.getBin(full.id, T0))!.requestCount, MAX_ID_SEQUENCE);
+      assert.deepEqual(
+        (await store.bins.listRequests(full.id, { limit: 10, offset: 0 })).items.map((r) => r.id),
+        [last],
+      );
+    });
+
+    it('listRequestsAfter: the retained requests after an id, oldest first, a page at a time, read through either instance', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const r = capturedRequest(bin.id, { timestamp: T0 + i, path: `/v1/catch/${bin.id}/${i}` });
+        ids.push(await captureId(i % 2 ? peer : store, r, { maxRequests: 10, now: T0 }, i + 1));
+      }
+      const after = async (id: string, limit: number, on: Store = store) =>
+        (await on.bins.listRequestsAfter(bin.id, id, limit))?.map((r) => r.id);
+      assert.deepEqual(await after(ids[2], 10), ids.slice(3));
+      assert.deepEqual(await after(ids[2], 10, peer), ids.slice(3));
+      assert.deepEqual(await after(ids[2], 2), [ids[3], ids[4]], 'the oldest first');
+      assert.deepEqual(await after(ids[4], 2), [ids[5], ids[6]], 'the next page, after the last one read');
+      assert.deepEqual(await after(ids[6], 10), [], 'nothing after the newest');
+      const listed = (await store.bins.listRequests(bin.id, { limit: 1, offset: 0 })).items[0];
+      assert.deepEqual((await store.bins.listRequestsAfter(bin.id, ids[5], 10))![0], listed, 'each item as the listing has it');
+    });
+
+    it("listRequestsAfter: an id that is not one of the bin's is null", async () => {
+      const bin = binRecord(owner());
+      const other = binRecord(owner());
+      await store.bins.createBin(bin);
+      await store.bins.createBin(other);
+      const ids: string[] = [];
+      for (let i = 1; i <= 3; i++) ids.push(await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, i));
+      const foreign = await captureId(store, capturedRequest(other.id), { maxRequests: 10, now: T0 }, 1);
+      const sameNumber = ids[1].slice(0, -1) + (ids[1].endsWith('a') ? 'b' : 'a');
+      for (const id of [foreign, sameNumber, newSequencedId('req_', 4), newSequencedId('req_', 0), 'req_unknown', newId('req_'), '']) {
+        assert.equal(await store.bins.listRequestsAfter(bin.id, id, 10), null, id);
+      }
+      assert.equal(await store.bins.listRequestsAfter('bin_missing', ids[0], 10), null, 'nor of a missing bin');
+      assert.deepEqual(
+        (await store.bins.listRequestsAfter(other.id, foreign, 10))!.map((r) => r.id),
+        [],
+      );
+    });
+
+    it('listRequestsAfter: after an evicted or cleared id, every retained request came after it', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++)
+        ids.push(await captureId(i % 2 ? peer : store, capturedRequest(bin.id), { maxRequests: 3, now: T0 }, i + 1));
+      const after = async (id: string, limit = 10) => (await store.bins.listRequestsAfter(bin.id, id, limit))?.map((r) => r.id);
+      assert.deepEqual(await after(ids[0]), ids.slice(4), 'the oldest, long evicted');
+      assert.deepEqual(await after(ids[3]), ids.slice(4), 'the newest evicted');
+      assert.deepEqual(await after(ids[1], 2), [ids[4], ids[5]], 'a page: the oldest retained first');
+      assert.deepEqual(await after(ids[4]), [ids[5], ids[6]], 'the oldest retained');
+      assert.equal(await store.bins.clearRequests(bin.id), 3);
+      assert.deepEqual(await after(ids[6]), [], "cleared: nothing after it, yet it is still the bin's");
+      assert.deepEqual(await after(ids[2]), []);
+      const next = await captureId(peer, capturedRequest(bin.id), { maxRequests: 3, now: T0 }, 8);
+      assert.deepEqual(await after(ids[6]), [next]);
+      assert.deepEqual(await after(ids[0]), [next]);
+      assert.deepEqual(await after(next), []);
+    });
+
+    it('listRequestsAfter: pages read while captures go on through both instances join up in capture order, none twice, none left out', async () => {
+      const bin = binRecord(owner());
+      await store.bins.createBin(bin);
+      const firstId = await captureId(store, capturedRequest(bin.id), { maxRequests: 1000, now: T0 }, 1);
+      // One capture after another through each instance, both at once, while the pages are read.
+      const send = async (on: Store) => {
+        for (let i = 0; i < 150; i++) await on.bins.captureRequest(capturedRequest(bin.id), { maxRequests: 1000, now: T0 });
+      };
+      let capturing = true;
+      const captured = Promise.all([send(store), send(peer)]).then(() => (capturing = false));
+      let pagesWhileCapturing = 0;
+      const read: string[] = [];
+      let cursor = firstId;
+      for (let pages = 0; pages < 5000 && read.length < 300; pages++) {
+        const page = await (pages % 2 ? peer : store).bins.listRequestsAfter(bin.id, cursor, 7);
+        assert.ok(page, "the cursor is always the bin's");
+        read.push(...page.map((r) => r.id));
+        if (page.length > 0) cursor = page[page.length - 1].id;
+        if (page.length > 0 && capturing) pagesWhileCapturing++;
+        await new Promise((r) => setImmediate(r)); // captures commit between pages
+      }
+      await captured;
+      assert.ok(pagesWhileCapturing > 1, `${pagesWhileCapturing} pages read while captures went on`);
+      assert.deepEqual(read, (await storedOrder(store, bin.id)).slice(1));
     });
 
     it('bins: delete removes the bin and its requests', async () => {

@@ -1,67 +1,12 @@
 import assert from 'node:assert/strict';
-import { get, type IncomingMessage } from 'node:http';
 import { after, before, describe, it, mock } from 'node:test';
 import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { openStream } from '../helpers/sse-events.js';
 
 /** A fetch response body as loosely typed JSON (tests assert its shape). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function jsonOf(res: Response): Promise<any> {
   return res.json();
-}
-
-interface SseEvent {
-  event: string;
-  data: string;
-}
-
-interface OpenStream {
-  response: IncomingMessage;
-  events: SseEvent[];
-  comments: string[];
-  /** Resolves once `n` events have arrived. */
-  waitFor(n: number): Promise<void>;
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  close(): void;
-}
-
-/** A minimal SSE client over a real socket. */
-function openStream(base: string, binId: string, apiKey: string): Promise<OpenStream> {
-  return new Promise((resolve, reject) => {
-    const req = get(`${base}/v1/bins/${binId}/stream`, { headers: { 'x-api-key': apiKey, accept: 'text/event-stream' } }, (response) => {
-      const events: SseEvent[] = [];
-      const comments: string[] = [];
-      const waiters: { n: number; resolve: () => void }[] = [];
-      let buffer = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const event: SseEvent = { event: 'message', data: '' };
-          let isEvent = false;
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else if (line.startsWith('event: ')) [event.event, isEvent] = [line.slice(7), true];
-            else if (line.startsWith('data: ')) [event.data, isEvent] = [line.slice(6), true];
-          }
-          if (isEvent) events.push(event);
-        }
-        for (const w of waiters.filter((x) => events.length >= x.n)) w.resolve();
-      });
-      const ended = new Promise<void>((done) => response.on('close', () => done()));
-      resolve({
-        response,
-        events,
-        comments,
-        ended,
-        waitFor: (n) => (events.length >= n ? Promise.resolve() : new Promise((done) => waiters.push({ n, resolve: done }))),
-        close: () => req.destroy(),
-      });
-    });
-    req.on('error', reject);
-  });
 }
 
 async function createBin(t: TestApp, ttl = 3600): Promise<string> {

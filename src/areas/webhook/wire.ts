@@ -24,7 +24,7 @@ export const requestSummarySchema = {
   type: 'object',
   required: ['request_id', 'bin_id', 'method', 'path', 'query_string', 'content_type', 'content_length', 'source_ip', 'timestamp'],
   properties: {
-    request_id: { type: 'string', examples: ['req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz'] },
+    request_id: { type: 'string', examples: ['req_00000CQK7hJ2kLm9Np0Qr3StUvWx'] },
     bin_id: { type: 'string' },
     method: { type: 'string', examples: ['POST'] },
     path: { type: 'string', description: 'Full request path, sub-path included, without the query string.' },

@@ -1,9 +1,10 @@
+import { DevutilError } from '../../errors.js';
+import { MAX_ID_SEQUENCE, randomString, sequenceOfId } from '../../lib/ids.js';
 import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PageOf } from '../types.js';
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
 import { createRecordIndexes } from './record-indexes.js';
 import { redisChannel } from './redis-pubsub.js';
-import { newTimeOrderedId } from '../../lib/ids.js';
 
 /** Redis keeps data this long past its logical expiry; reads check expiry themselves. */
 export const EXPIRY_GRACE_MS = 60_000;
@@ -52,13 +53,22 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     deleteBin: (id) => indexes.remove(id, allKeys(id)),
     async captureRequest(req, { maxRequests, now, announce }) {
       const k = binKeys(prefix, req.binId);
-      const id = newTimeOrderedId('req_', req.timestamp);
-      const stored: StoredRequest = { id, ...req, body: req.body.toString('base64'), contentLength: req.body.length };
-      const args = [now, maxRequests, id, JSON.stringify(stored), EXPIRY_GRACE_MS];
+      // Ids carry the bin's count, as SQLite's do, so a stream resuming after an evicted id still places it (a capture
+      // time could not: processes' clocks differ). Only the script knows the count: it replaces the placeholder.
+      const random = randomString(22);
+      const placeholder = `req_~~~~~~${random}`;
+      const stored: StoredRequest = { id: placeholder, ...req, body: req.body.toString('base64'), contentLength: req.body.length };
+      const args = [now, maxRequests, placeholder, random, JSON.stringify(stored), EXPIRY_GRACE_MS];
       // The script publishes the announcement itself: publish order is then capture order across processes.
-      if (announce) args.push(redisChannel(prefix, announce.channel), announce.message(id));
-      const count = await run<number | null>('captureRequest', [k.meta, k.order, k.reqs], args);
-      return count === null ? null : { id, count };
+      if (announce) args.push(redisChannel(prefix, announce.channel), announce.message(placeholder));
+      const captured = await run<[number, string] | -1 | null>('captureRequest', [k.meta, k.order, k.reqs], args);
+      if (captured === -1) {
+        throw new DevutilError(
+          'storage_unavailable',
+          `Bin ${req.binId} has taken the most captures one bin can hold (${MAX_ID_SEQUENCE}); create a new bin.`,
+        );
+      }
+      return captured === null ? null : { count: captured[0], id: captured[1] };
     },
     async listRequests(binId, page) {
       const k = binKeys(prefix, binId);
@@ -69,6 +79,19 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
       );
       const items = raw.filter((r): r is string => r !== null).map((r) => toSummary(JSON.parse(r) as StoredRequest));
       return { total, items };
+    },
+    async listRequestsAfter(binId, afterId, limit) {
+      const k = binKeys(prefix, binId);
+      const raw = await run<(string | null)[] | null>(
+        'requestsAfter',
+        [k.meta, k.order, k.reqs],
+        [afterId, sequenceOfId('req_', afterId) ?? -1, limit],
+      );
+      if (raw === null) return null;
+      return raw
+        .filter((r): r is string => r !== null)
+        .reverse()
+        .map((r) => toSummary(JSON.parse(r) as StoredRequest));
     },
     async getRequest(binId, requestId) {
       const raw = await guard(client.hget(binKeys(prefix, binId).reqs, requestId));

@@ -1,3 +1,5 @@
+import { BASE62, MAX_ID_SEQUENCE } from '../../lib/ids.js';
+
 /**
  * Lua scripts: each makes one multi-step change atomic in a single round trip. Every script
  * touches keys of one hash tag only (one cluster slot), so it runs unchanged on Redis Cluster.
@@ -58,30 +60,70 @@ redis.call('PUBLISH', ARGV[5], id)
 return 1`,
   },
   /**
-   * KEYS: meta, order, reqs. ARGV: now, max, request id, request JSON, grace ms, and optionally a
-   * channel and a message. → new count or nil. The message is published only when the capture is
-   * stored, by the same script: scripts run one at a time, so whichever process captures, a bin's
-   * messages are published in the order its captures are stored (LPUSH order).
+   * KEYS: meta, order, reqs. ARGV: now, max, placeholder id, random part, request JSON, grace ms,
+   * and optionally a channel and a message. → {count, id}, false when the bin is missing or
+   * expired, -1 when it holds MAX_ID_SEQUENCE captures already. The id is made here, as
+   * `newSequencedId` makes it (`req_`, the count in 6 base62 digits, the random part), since only
+   * the script knows the count; it replaces the placeholder (`req_~~~~~~` + the random part: no
+   * pattern character, never in data sent) in the JSON and the message. The message is published
+   * only when the capture is stored, by the same script: scripts run one at a time, so whichever
+   * process captures, a bin's messages are published in the order its captures are stored (LPUSH order).
    */
   captureRequest: {
     numberOfKeys: 3,
     lua: `local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 local now = tonumber(ARGV[1])
 if not exp or exp <= now then return false end
+if tonumber(redis.call('HGET', KEYS[1], 'requestCount')) >= ${MAX_ID_SEQUENCE} then return -1 end
 local count = redis.call('HINCRBY', KEYS[1], 'requestCount', 1)
-redis.call('LPUSH', KEYS[2], ARGV[3])
-redis.call('HSET', KEYS[3], ARGV[3], ARGV[4])
+local digits, n = '', count
+for _ = 1, 6 do
+  local d = n % 62
+  digits = string.sub('${BASE62}', d + 1, d + 1) .. digits
+  n = (n - d) / 62
+end
+local id = 'req_' .. digits .. ARGV[4]
+redis.call('LPUSH', KEYS[2], id)
+redis.call('HSET', KEYS[3], id, (string.gsub(ARGV[5], ARGV[3], id)))
 local max = tonumber(ARGV[2])
 if redis.call('LLEN', KEYS[2]) > max then
   local old = redis.call('LRANGE', KEYS[2], max, -1)
   redis.call('LTRIM', KEYS[2], 0, max - 1)
   for i = 1, #old do redis.call('HDEL', KEYS[3], old[i]) end
 end
-local ttl = exp - now + tonumber(ARGV[5])
+local ttl = exp - now + tonumber(ARGV[6])
 redis.call('PEXPIRE', KEYS[2], ttl)
 redis.call('PEXPIRE', KEYS[3], ttl)
-if ARGV[7] then redis.call('PUBLISH', ARGV[6], ARGV[7]) end
-return count`,
+if ARGV[8] then redis.call('PUBLISH', ARGV[7], (string.gsub(ARGV[8], ARGV[3], id))) end
+return {count, id}`,
+  },
+  /**
+   * KEYS: meta, order, reqs. ARGV: a request id, the number in it (-1 for an id without one), the
+   * most to return. → the request JSON of the first (oldest) retained requests captured after it,
+   * up to that many, in list order (newest first); false when the id is not the bin's. The order list holds the newest LLEN
+   * captures, so the one numbered `seq` is at index `count - seq`; a smaller number was evicted or
+   * cleared, and every retained request came after it.
+   */
+  requestsAfter: {
+    numberOfKeys: 3,
+    lua: `local count = tonumber(redis.call('HGET', KEYS[1], 'requestCount'))
+if not count then return false end
+local len = redis.call('LLEN', KEYS[2])
+local seq = tonumber(ARGV[2])
+local pos
+if seq < 0 then
+  pos = redis.call('LPOS', KEYS[2], ARGV[1])
+  if not pos then return false end
+elseif seq < 1 or seq > count then return false
+elseif seq > count - len then
+  pos = count - seq
+  if redis.call('LINDEX', KEYS[2], pos) ~= ARGV[1] then return false end
+else
+  pos = len
+end
+if pos == 0 then return {} end
+local ids = redis.call('LRANGE', KEYS[2], math.max(0, pos - tonumber(ARGV[3])), pos - 1)
+return redis.call('HMGET', KEYS[3], unpack(ids))`,
   },
   /**
    * KEYS: order, reqs. ARGV: first and last index (LRANGE). → {total, request JSON, ...}: the count

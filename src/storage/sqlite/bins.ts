@@ -20,6 +20,7 @@ interface RequestRow {
   query_string: string;
   headers?: string;
   body?: Buffer;
+  bin_seq?: number;
   content_type: string;
   content_length: number;
   source_ip: string;
@@ -77,8 +78,8 @@ const SUMMARY_COLUMNS = 'id, bin_id, method, path, query_string, content_type, c
  * Retention deletes a bin's oldest rows in runs of at least this many. A request past the bin's
  * `maxRequests` leaves it at once (`bins.retained_after` moves with the capture that pushes it out,
  * and every read stops at it); its row stays until the run is full. Deleting a row or two per
- * group commit rewrote the oldest leaf pages of the table and of the index on every commit, about
- * a quarter of a capture's SQLite time (bench/store-catch.mjs); a run of 256 frees whole pages.
+ * group commit rewrote the oldest leaf pages of the table and of the index on every commit; a run
+ * of 256 frees whole pages (bench/README.md, "Design figures").
  * A bin keeps at most this many rows (and one group commit's) beyond its `maxRequests` on disk.
  */
 export const EVICTION_RUN_ROWS = 256;
@@ -87,10 +88,7 @@ export const EVICTION_RUN_ROWS = 256;
  * Under load, a group commit waits for more captures while they keep coming: up to this many more
  * event-loop turns, as long as each turn brought more and the group is below
  * {@link GROUP_COMMIT_ROWS}. A commit costs nearly the same for 10 captures as for 50 (it writes
- * the pages it touched, whole), so its cost per capture falls with the group's size: 17 µs in
- * groups of 10, 11 in groups of 27, 9 in groups of 50 (bench/store-catch.mjs). Under the catch
- * benchmark's 50 connections the mean group grew from 33 to 45 captures, with +5 to +7% captures/s
- * side by side and a lower p99.
+ * the pages it touched, whole), so its cost per capture falls with the group's size.
  */
 export const GROUP_COMMIT_MAX_WAIT_TURNS = 3;
 /** A group this large commits in the turn it reaches that size. */
@@ -156,6 +154,14 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
   );
   const getRequestById = db.prepare<[string, string, string], RequestRow>(
     `SELECT * FROM captured_requests WHERE ${RETAINED_RANGE} AND id = ?`,
+  );
+  // Resume (listRequestsAfter): the bin's counters, the id stored under one number, a page from a number on.
+  const positionOf = db.prepare<[string], { key: number; request_count: number; retained_after: number; deleted_through: number }>(
+    'SELECT key, request_count, retained_after, deleted_through FROM bins WHERE id = ?',
+  );
+  const idAt = db.prepare<[number, number], { id: string }>(`SELECT id FROM captured_requests WHERE key = ? * ${REQUEST_KEY_SPAN} + ?`);
+  const pageFrom = db.prepare<[number, number, number, number], RequestRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM captured_requests WHERE key BETWEEN ? * ${REQUEST_KEY_SPAN} + ? AND ? * ${REQUEST_KEY_SPAN} + ${REQUEST_KEY_SPAN - 1} ORDER BY key LIMIT ?`,
   );
   const clearAll = db.prepare<[string]>('UPDATE bins SET retained_after = request_count, deleted_through = request_count WHERE id = ?');
 
@@ -317,6 +323,21 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
         total: countRequests.get(binId)?.n ?? 0,
         items: listRequests.all(binId, binId, page.limit, page.offset).map(toSummary),
       })),
+    listRequestsAfter: (binId, afterId, limit) =>
+      run(() => {
+        const bin = positionOf.get(binId);
+        if (!bin) return null;
+        let after = sequenceOfId('req_', afterId);
+        if (after === null) {
+          // An id from before version 6 of the schema has no number: only a retained one is placed.
+          after = getRequestById.get(binId, binId, afterId)?.bin_seq ?? null;
+          if (after === null) return null;
+        } else if (after < 1 || after > bin.request_count) return null;
+        // A row not yet deleted (retained, or waiting for its eviction run) must hold this very id.
+        else if (after > bin.deleted_through && idAt.get(bin.key, after)?.id !== afterId) return null;
+        const from = Math.max(after, bin.retained_after) + 1;
+        return pageFrom.all(bin.key, from, bin.key, limit).map(toSummary);
+      }),
     getRequest: (binId, requestId) =>
       run(() => {
         const seq = sequenceOfId('req_', requestId);

@@ -16,8 +16,7 @@ export interface Checkpointer {
  * on the event loop, whenever the WAL passes `wal_autocheckpoint` pages. With the worker's PASSIVE
  * checkpoint every {@link CHECKPOINT_INTERVAL_MS}, the event loop's automatic checkpoint (kept as
  * the bound on the WAL's size, and what lets the next commit start the WAL file over) finds only
- * the last few milliseconds of pages left to copy. Measured side by side (bench, 1 KB captures
- * with retention): 9% more captures per second, p99 3-4 ms instead of 5 ms.
+ * the last few milliseconds of pages left to copy.
  *
  * @example
  *   const checkpointer = startCheckpointer('./data/devutil.db');

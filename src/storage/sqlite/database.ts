@@ -97,11 +97,9 @@ export const MIGRATIONS: readonly string[] = [
    DELETE FROM sqlite_sequence WHERE name = 'captured_requests';
    ALTER TABLE captured_requests_v2 RENAME TO captured_requests;
    CREATE INDEX captured_requests_by_bin ON captured_requests (bin_id, bin_seq);`,
-  // Without the UNIQUE index on the request id: keeping it cost about 2 µs of a capture's SQLite
-  // time (an insert and a delete in a second B-tree, and its WAL frames): +5.9% captures/s side by
-  // side. A request is always looked up within its bin, through the bin's index, which now carries
-  // the id: a lookup scans the bin's retained requests in that index alone (~40 µs for the default
-  // 1000, ~4 ms at the BIN_MAX_REQUESTS maximum of 100000). The table is rewritten once, in the
+  // Without the UNIQUE index on the request id: every capture paid an insert and a delete in a
+  // second B-tree. A request is always looked up within its bin, through the bin's index, which
+  // now carries the id, so a lookup scans only that bin's retained requests. The table is rewritten once, in the
   // migration's transaction (it needs free disk for a copy; a failure leaves version 2 as it was).
   // Builds before this one refuse a version-3 database.
   `CREATE TABLE captured_requests_v3 (
@@ -136,8 +134,8 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE bins ADD COLUMN retained_after INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE bins ADD COLUMN deleted_through INTEGER NOT NULL DEFAULT 0;`,
   // Version 6: a captured request's rowid is its bin's `key` * 2^32 + its bin_seq, so a bin's
-  // requests are one range of the table and the index on (bin_id, bin_seq, id) goes: keeping it
-  // cost 12% of catch throughput side by side (its leaf pages rewritten on every group commit).
+  // requests are one range of the table and the index on (bin_id, bin_seq, id) goes: its leaf
+  // pages were rewritten on every group commit.
   // Requests captured from now on are named by their bin_seq (src/lib/ids.ts, newSequencedId) and found by
   // their key; older ids are found by a scan of their bin's range. `bins.key` is an explicit
   // INTEGER PRIMARY KEY (VACUUM may renumber an implicit rowid) with AUTOINCREMENT (a deleted
@@ -192,10 +190,8 @@ export const MIGRATIONS: readonly string[] = [
 export const REQUEST_KEY_SPAN = 4294967296;
 
 /**
- * Page size of a new database: 16 KiB instead of SQLite's 4. A group commit of captures (about 30 of
- * 1.3 KB each, with their retention deletes) writes about a quarter as many WAL frames, each its own
- * system calls and checksum, for the same bytes: side by side, catch +1.8 to +6.7% requests/s and
- * 2-7% less CPU per capture (bench/ab.mjs, three runs); the store alone 8-10% less CPU.
+ * Page size of a new database: 16 KiB instead of SQLite's 4. A group commit of captures writes about
+ * a quarter as many WAL frames, each its own system calls and checksum, for the same bytes.
  */
 export const PAGE_SIZE = 16384;
 
@@ -226,8 +222,8 @@ export function openDatabase(options: OpenOptions): Db {
   // NORMAL in WAL mode: every commit survives a process crash; FULL also survives power loss.
   db.pragma(`synchronous = ${options.synchronous}`);
   db.pragma('busy_timeout = 5000');
-  // The automatic checkpoint runs inside a commit, on the event loop (a 40 MB one was measured to hold
-  // requests for ~160 ms, a 4 MB one for ~15 ms). A file store's checkpointer worker copies the WAL
+  // The automatic checkpoint runs inside a commit, on the event loop, holding every request while it
+  // copies and fsyncs. A file store's checkpointer worker copies the WAL
   // every 50 ms (checkpointer.ts), so the automatic one, here after 16 MiB of WAL (in pages of the
   // file's size: 1024 of 16 KiB, 4096 in a file made with 4 KiB pages before PAGE_SIZE), has
   // only the pages since its last pass left to copy; without the worker (an in-memory store has no

@@ -69,8 +69,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         if (chunk.done) break;
         await yieldTurn();
         // Copy this chunk's pages into the database now, in a turn of their own: left to the
-        // automatic checkpoint, a large purge would hand one commit ~40 MB of pages to copy and
-        // fsync (about 150 ms on a plain disk) while every request waits.
+        // automatic checkpoint, a large purge would hand one commit all of its pages to copy and
+        // fsync while every request waits.
         if (!db.open) break;
         await run(() => db.pragma('wal_checkpoint(PASSIVE)'));
         await yieldTurn();
