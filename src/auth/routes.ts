@@ -57,6 +57,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { area: 'account' },
       schema: {
+        operationId: 'getAccount',
         summary: 'The calling key: its plan, areas, credits and rate limit',
         description: 'Free of credits. `credits.limit` and `rate_limit_per_minute` are null on unlimited plans.',
         response: {
@@ -121,6 +122,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { area: 'admin' },
       schema: {
+        operationId: 'createKey',
         summary: 'Create an API key (the secret is shown once)',
         body: {
           type: 'object',
@@ -160,6 +162,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { area: 'admin' },
       schema: {
+        operationId: 'listKeys',
         summary: 'List API keys (never their secrets)',
         response: { 200: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: keySchema } } } },
       },
@@ -172,6 +175,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { area: 'admin' },
       schema: {
+        operationId: 'revokeKey',
         summary: 'Revoke an API key',
         description: `The key answers 401 from then on, on every instance sharing the store. ${KEY_CHANGE_REACH}`,
         params: keyIdParams,
@@ -190,6 +194,7 @@ export default async function keyRoutes(app: FastifyInstance, ctx: AppContext): 
     {
       config: { area: 'admin' },
       schema: {
+        operationId: 'rotateKey',
         summary: 'Give a key a new secret; the old secret stops working at once',
         description: `The old secret answers 401 from then on, on every instance sharing the store. ${KEY_CHANGE_REACH}`,
         params: keyIdParams,

@@ -21,6 +21,14 @@ Browsers on other origins may call the API: a request with \`Origin\` gets \`Acc
 headers above (keys travel in headers, never in cookies), and a CORS preflight (OPTIONS with
 \`Access-Control-Request-Method\`) on any API path is answered 204. The catch and mock paths answer OPTIONS themselves.
 
+Every operation has an \`operationId\`, verb first and stable across releases (\`createBin\`, \`listRequests\`,
+\`transformJson\`, \`verifyJwt\`), which \`devutil call\` and client generators use. A path answering several methods has
+one operation per method: the usual method has the plain name (\`captureRequest\` is POST /v1/catch/{bin_id},
+\`serveMock\` is GET /v1/mock/{mock_id}), each other method adds its name (\`captureRequestPut\`, \`serveMockHead\`),
+and the catch's sub-path form adds \`AtSubPath\` (\`captureRequestAtSubPath\`, \`captureRequestPutAtSubPath\`); methods
+OpenAPI cannot name (PURGE, PROPFIND, ...) are answered as their path's operations but not listed. Likewise
+\`lookupDnsPost\` (POST /v1/devtools/dns-lookup) is the JSON-body form of \`lookupDns\` (GET /v1/lookup).
+
 Decisions where the specification is silent are written in each operation's description.`;
 
 /** Statuses of refusals made before a request counts against the rate limit. */
@@ -52,7 +60,6 @@ const RESPONSE_HEADERS = {
 
 type Header = keyof typeof RESPONSE_HEADERS;
 interface Operation {
-  operationId?: string;
   parameters?: Array<{ in?: string; name?: string; description?: string }>;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
   security?: Array<Record<string, unknown>>;
@@ -60,25 +67,10 @@ interface Operation {
 }
 
 /**
- * `getBinsByBinIdRequests` for `GET /v1/bins/{bin_id}/requests`: the method, then the path's words
- * without the version, a parameter as `By` + its name. Unique, since a method and a path are.
- */
-function operationIdOf(method: string, path: string): string {
-  const words = path
-    .split('/')
-    .filter((segment) => segment !== '' && segment !== 'v1')
-    .flatMap((segment) => {
-      const param = /^\{(.+)\}$/.exec(segment);
-      return param ? ['by', ...param[1].split(/[-_.]/)] : segment.split(/[-_.]/);
-    });
-  return method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
-}
-
-/**
- * Give every operation an `operationId` (for client generators; routes set none), mark a request body
- * optional when none of its fields is required, and list the headers each response
- * carries: X-Request-Id always; on keyed operations the rate-limit headers, and the credit headers
- * on success; Retry-After on a 429.
+ * Mark a request body optional when none of its fields is required, and list the headers each
+ * response carries: X-Request-Id always; on keyed operations the rate-limit headers, and the credit
+ * headers on success; Retry-After on a 429. Operation ids are the routes' own (see
+ * {@link requireOperationIds}); nothing here names an operation.
  */
 function completeOperations(doc: { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> }) {
   doc.components = { ...doc.components, headers: RESPONSE_HEADERS };
@@ -96,14 +88,8 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
     doc.paths![`${path.slice(0, -4)}/{sub_path}`] = item;
   }
   const ref = (name: Header) => ({ $ref: `#/components/headers/${name}` });
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    // A route with several methods shares one operation object among them: each gets its own.
-    const seen = new Set<Operation>();
-    for (const [method, shared] of Object.entries(item)) {
-      const op = seen.has(shared) ? { ...shared } : shared;
-      seen.add(shared);
-      item[method] = op;
-      op.operationId = operationIdOf(method, path);
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item)) {
       // A body whose fields are all optional may be left out (the route reads a missing body as `{}`).
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       if (op.requestBody && bodySchema && !bodySchema.required?.length) op.requestBody.required = false;
@@ -123,8 +109,31 @@ function completeOperations(doc: { paths?: Record<string, Record<string, Operati
   return doc;
 }
 
+/**
+ * Stop the app from starting when a documented route has no `schema.operationId`, or one another
+ * documented route has too (CONTRACT §0: the CLI's `call` and SDK generators name operations by it).
+ * A documented route takes one method, since a route's methods would share its operationId.
+ */
+function requireOperationIds(app: FastifyInstance): void {
+  const owners = new Map<string, string>();
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide) return;
+    // The generator documents a HEAD route only when asked to (not the copy Fastify makes of a GET).
+    if (route.method === 'HEAD' && route.config?.swagger?.exposeHeadRoute !== true) return;
+    const methods = [route.method].flat();
+    const name = `${methods.join(',')} ${route.url}`;
+    const id = route.schema?.operationId;
+    if (!id) throw new Error(`route ${name} declares no schema.operationId`);
+    if (methods.length > 1) throw new Error(`route ${name} is documented for several methods: give each its own route and operationId`);
+    const owner = owners.get(id);
+    if (owner) throw new Error(`routes ${owner} and ${name} share the operationId ${id}`);
+    owners.set(id, name);
+  });
+}
+
 /** OpenAPI 3.1 generated from the route schemas, at /openapi.json, and a browsable /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  requireOperationIds(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -15,8 +15,8 @@ export function toolCaller(principal: Principal | null, ip: () => string): strin
 
 export interface ToolRouteOptions {
   area: Area;
-  /** `body` and `response[200]` are required: they validate, serialize and document the tool. */
-  schema: FastifySchema & { body: object; response: { 200: object } };
+  /** `operationId`, `body` and `response[200]` are required: they name, validate, serialize and document the tool. */
+  schema: FastifySchema & { operationId: string; body: object; response: { 200: object } };
 }
 
 /**
@@ -25,7 +25,8 @@ export interface ToolRouteOptions {
  * fairly between callers (the regex threads); the answer never depends on it.
  *
  * @example
- *   postTool(app, '/v1/array-ops', { area: 'devtools', schema: { body, response: { 200: out } } }, (b: ArrayOpsBody) =>
+ *   const schema = { operationId: 'applyArrayOperation', body, response: { 200: out } };
+ *   postTool(app, '/v1/array-ops', { area: 'devtools', schema }, (b: ArrayOpsBody) =>
  *     runArrayOps(b.operation, b.arrays, b.options ?? {}));
  */
 export function postTool<B>(

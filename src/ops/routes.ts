@@ -11,7 +11,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
     '/healthz',
     {
       config: { area: 'public' },
-      schema: { tags: ['operations'], summary: 'Liveness: the process answers', response: { 200: statusSchema } },
+      schema: { tags: ['operations'], operationId: 'getHealth', summary: 'Liveness: the process answers', response: { 200: statusSchema } },
     },
     () => ({ status: 'ok' }),
   );
@@ -22,6 +22,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
       config: { area: 'public' },
       schema: {
         tags: ['operations'],
+        operationId: 'getReadiness',
         summary: 'Readiness: the store is reachable (503 storage_unavailable otherwise)',
         response: { 200: statusSchema, ...errorResponses('storage_unavailable') },
       },
@@ -39,6 +40,7 @@ export default async function opsRoutes(app: FastifyInstance, ctx: AppContext): 
       config: { area: 'admin' },
       schema: {
         tags: ['operations'],
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics: requests by route and status, latency histogram, credits spent',
         // The 200 alone is text (errors are JSON, as everywhere).
         response: { 200: { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },

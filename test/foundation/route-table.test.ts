@@ -2,8 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
-/** The only paths CONTRACT §1 lets through without a key. */
-const PUBLIC = [/^\/v1\/catch\//, /^\/v1\/mock\//, /^\/openapi\.json$/, /^\/docs/, /^\/healthz$/, /^\/readyz$/];
+/** The only paths CONTRACT §1 lets through without a key (the last two: the web app's files, §8). */
+const PUBLIC = [
+  /^\/v1\/catch\//,
+  /^\/v1\/mock\//,
+  /^\/openapi\.json$/,
+  /^\/docs/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/assets\/:name$/,
+  /^\/((bins|mocks|tools)(\/\*)?|account)?$/,
+];
 
 function concrete(url: string): string {
   return url.replace(/:[A-Za-z_]+/g, 'x').replace(/\*/g, 'x');

@@ -112,6 +112,7 @@ const decryptResponse = {
 
 /** `POST /v1/auth/encrypt` (AES-256-GCM, CONTRACT §4). */
 export const encryptSchema = {
+  operationId: 'encryptData',
   summary: 'Encrypt with AES-256-GCM (key, passphrase or a fresh key)',
   description:
     'Key source: `key` (32 bytes; without `key_encoding` it is hex when it is exactly 64 hex digits, which as base64 ' +
@@ -126,6 +127,7 @@ export const encryptSchema = {
 
 /** `POST /v1/auth/decrypt`. */
 export const decryptSchema = {
+  operationId: 'decryptData',
   summary: 'Decrypt AES-256-GCM ciphertext',
   description:
     '`ciphertext`, `iv` (12 bytes) and `tag` (16 bytes) are base64 unless `<field>_encoding` says hex or base64url. ' +

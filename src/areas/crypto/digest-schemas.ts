@@ -19,6 +19,7 @@ const hashList = Object.entries(HASH_ALGORITHMS)
 
 /** `POST /v1/auth/hash` (CONTRACT §4). */
 export const hashSchema = {
+  operationId: 'hashData',
   summary: 'Hash data (MD5, SHA-1, SHA-2, SHA-3, BLAKE2)',
   description: `Algorithms: ${hashList}. SHA-3 is the FIPS 202 standard, not Keccak. Output in \`encoding\` hex (default, lowercase) or base64.`,
   body: {
@@ -45,6 +46,7 @@ export const hashSchema = {
 
 /** `POST /v1/auth/hmac`. */
 export const hmacSchema = {
+  operationId: 'signHmac',
   summary: 'HMAC signature (SHA-256, SHA-384, SHA-512)',
   description: 'RFC 2104 HMAC. `signature` is written in `encoding` (hex default, base64), which is what hmac-verify reads.',
   body: {
@@ -66,6 +68,7 @@ export const hmacSchema = {
 
 /** `POST /v1/auth/hmac-verify`. */
 export const hmacVerifySchema = {
+  operationId: 'verifyHmac',
   summary: 'Verify an HMAC signature in constant time',
   description:
     '`signature` is read in `encoding` (hex default, case-insensitive; or base64); a leading `<algorithm>=` (as in ' +

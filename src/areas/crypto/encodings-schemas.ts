@@ -12,6 +12,7 @@ const formatNotes = Object.entries(TEXT_FORMATS)
 
 /** `POST /v1/auth/base64-encode` (CONTRACT §4). */
 export const base64EncodeSchema = {
+  operationId: 'encodeBase64',
   summary: 'Base64 or Base64URL encode',
   description:
     'RFC 4648 §4 (`+/`) or, with `url_safe`, §5 (`-_`); `padding` false drops the trailing `=`. ' +
@@ -40,6 +41,7 @@ export const base64EncodeSchema = {
 
 /** `POST /v1/auth/base64-decode`. */
 export const base64DecodeSchema = {
+  operationId: 'decodeBase64',
   summary: 'Decode Base64 or Base64URL',
   description:
     'Accepts the standard and the URL-safe alphabet (not mixed in one input), padding optional but correct when present, ' +
@@ -63,6 +65,7 @@ export const base64DecodeSchema = {
 
 /** `POST /v1/auth/encode`. */
 export const encodeSchema = {
+  operationId: 'transcodeData',
   summary: 'Encode or decode URL, HTML entities, hex and ascii85',
   description:
     `Formats: ${formatNotes}. \`data\` is UTF-8 text unless \`data_encoding\` says hex, base64 or base64url. ` +

@@ -152,6 +152,7 @@ const keypairResponse = {
 
 /** `POST /v1/auth/jwt-generate` (CONTRACT §4). */
 export const jwtGenerateSchema = {
+  operationId: 'signJwt',
   summary: 'Sign a JWT (HS*, RS*, PS*, ES*, EdDSA)',
   description:
     'HS* take `secret` (+ `secret_encoding`); the others take `private_key` as PEM (PKCS#8, PKCS#1, SEC1) or a JWK. ' +
@@ -170,6 +171,7 @@ export const jwtGenerateSchema = {
 
 /** `POST /v1/auth/jwt-verify`. */
 export const jwtVerifySchema = {
+  operationId: 'verifyJwt',
   summary: 'Verify a JWT signature and its claims',
   description:
     'Exactly one of `secret` (HS*) or `public_key` (PEM SPKI/PKCS#1/certificate or JWK; a private key is reduced to its ' +
@@ -187,6 +189,7 @@ export const jwtVerifySchema = {
 
 /** `POST /v1/auth/jwt-decode`. */
 export const jwtDecodeSchema = {
+  operationId: 'decodeJwt',
   summary: 'Decode a JWT without verifying it',
   description:
     'Header and claims as JSON, signature as base64url. Not three parts, bad base64url, or a header/payload that is not a JSON object → 422.',
@@ -196,6 +199,7 @@ export const jwtDecodeSchema = {
 
 /** `POST /v1/auth/generate-keypair`. */
 export const generateKeypairSchema = {
+  operationId: 'generateKeyPair',
   summary: 'Generate an RSA, EC or Ed25519 key pair',
   description:
     'RSA 2048/3072/4096 (e 65537), EC P-256/P-384/P-521, or Ed25519, as PEM (SPKI public, PKCS#8 private) or JWK. ' +

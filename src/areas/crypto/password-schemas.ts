@@ -156,6 +156,7 @@ const generateResponse = {
 
 /** `POST /v1/auth/hash-password` (CONTRACT §4). */
 export const hashPasswordSchema = {
+  operationId: 'hashPassword',
   summary: 'Hash a password with argon2id, bcrypt or scrypt',
   description:
     'argon2id (default; OWASP parameters m=19456 KiB, t=2, p=1), bcrypt (`$2b$`, cost 4..15, default 12) or scrypt ' +
@@ -168,6 +169,7 @@ export const hashPasswordSchema = {
 
 /** `POST /v1/auth/verify-password`. */
 export const verifyPasswordSchema = {
+  operationId: 'verifyPassword',
   summary: 'Verify a password against an argon2, bcrypt or scrypt hash',
   description:
     'The algorithm is read from the hash: `$argon2id$`/`$argon2i$`/`$argon2d$` PHC, `$2a$`/`$2b$`/`$2y$` bcrypt, ' +
@@ -180,6 +182,7 @@ export const verifyPasswordSchema = {
 
 /** `POST /v1/auth/password-strength`. */
 export const passwordStrengthSchema = {
+  operationId: 'estimatePasswordStrength',
   summary: 'Estimate password strength (zxcvbn)',
   description:
     'zxcvbn-ts with the common and English dictionaries: `entropy_bits` is log2 of the estimated guesses, ' +
@@ -191,6 +194,7 @@ export const passwordStrengthSchema = {
 
 /** `GET /v1/auth/generate-password`. */
 export const generatePasswordSchema = {
+  operationId: 'generatePassword',
   summary: 'Generate random passwords',
   description:
     'Characters come from a CSPRNG without modulo bias; each password is drawn uniformly over the enabled classes ' +

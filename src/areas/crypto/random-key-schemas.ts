@@ -3,6 +3,7 @@ import { KEY_TYPES } from './random-key.js';
 
 /** `GET /v1/auth/generate-key` (CONTRACT §4). */
 export const generateKeySchema = {
+  operationId: 'generateRandomKey',
   summary: 'Generate API keys, UUID v4s, nanoids, secret tokens or hex keys',
   description:
     'All randomness comes from the OS CSPRNG; alphabets are sampled by rejection (no modulo bias). ' +

@@ -8,6 +8,7 @@ const paramProps = {
 
 /** `GET /v1/auth/totp-generate` (CONTRACT §4). */
 export const totpGenerateSchema = {
+  operationId: 'generateTotpSecret',
   summary: 'Generate a TOTP secret, its otpauth:// URI and a QR code',
   description:
     'The secret is random and sized for the algorithm (20 bytes for SHA1, 32 for SHA256, 64 for SHA512; at least 160 bits), ' +
@@ -57,6 +58,7 @@ export const totpGenerateSchema = {
 
 /** `POST /v1/auth/totp-verify` (RFC 6238). */
 export const totpVerifySchema = {
+  operationId: 'verifyTotp',
   summary: 'Verify a TOTP code (RFC 6238) within a window of steps',
   description:
     'Steps from -window to +window around `timestamp` (Unix seconds, default now) are checked, each with a constant-time comparison; ' +

@@ -93,6 +93,7 @@ const arrayOpsResponse = {
 
 /** `POST /v1/array-ops`. */
 export const arrayOpsSchema = {
+  operationId: 'applyArrayOperation',
   summary: 'Sort, deduplicate, intersect, diff, union, chunk, flatten, compact, reverse or sample arrays',
   description: ARRAY_OPS_DESCRIPTION,
   body: arrayOpsBody,

@@ -64,6 +64,7 @@ const dateFormatResponse = {
 
 /** `POST /v1/date-format`. */
 export const dateFormatSchema = {
+  operationId: 'formatDate',
   summary: 'Parse a date in any common form and print it with strftime in an IANA zone',
   description: DATE_FORMAT_DESCRIPTION,
   body: dateFormatBody,

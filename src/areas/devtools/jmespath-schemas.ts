@@ -21,6 +21,7 @@ export interface JsonTransformBody {
 
 /** `POST /v1/json-transform`: the language, its extensions, its errors and its limits. */
 export const jsonTransformSchema = {
+  operationId: 'transformJson',
   summary: 'Query and reshape JSON with JMESPath',
   description: [
     'Evaluates a JMESPath expression against `data`: the full official specification (every case of the official',

@@ -29,6 +29,7 @@ export interface JsonSchemaValidateBody {
 
 /** `POST /v1/json-schema-validate`: drafts, references, formats, failures and limits. */
 export const jsonSchemaValidateSchema = {
+  operationId: 'validateJsonSchema',
   summary: 'Validate JSON against a JSON Schema',
   description: [
     'Validates `data` against `schema` (drafts 4, 6, 7, 2019-09 and 2020-12; every required case of the official',

@@ -1,5 +1,6 @@
 /** `POST /v1/json-to-schema`: what the inferred schema holds. */
 export const jsonToSchemaSchema = {
+  operationId: 'inferJsonSchema',
   summary: 'Infer a JSON Schema from sample data',
   description: [
     'Infers a JSON Schema that uses only draft-4 keywords (`type`, `properties`, `required`, `items`) and so is valid',

@@ -37,6 +37,7 @@ const numberFormatResponse = {
 
 /** `POST /v1/number-format`: locales, styles and fraction digits. */
 export const numberFormatSchema = {
+  operationId: 'formatNumber',
   summary: 'Format a number for a locale with CLDR data (decimal, currency, percent, scientific)',
   description: [
     '`locale` accepts `en_US` or `en-US` (default `en_US`); a locale the CLDR data does not have (no silent fallback to the language) → 422. The response echoes it as `ll_CC`.',

@@ -109,6 +109,7 @@ const regexExtractResponse = {
 
 /** `POST /v1/regex-extract`: the syntax, the limits and how the worker threads are shared. */
 export const regexExtractSchema = {
+  operationId: 'extractRegex',
   summary: 'Every non-overlapping match of a regular expression, with groups',
   description: [
     'JavaScript regular expression syntax, plus Python spellings: `(?P<name>…)`, `(?P=name)`, `(?#comment)`, `\\A` and `\\Z` (start and end of the whole text) and a leading inline flag group such as `(?ix)`.',

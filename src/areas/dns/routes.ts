@@ -65,6 +65,7 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
       config: { area: 'dns' },
       schema: {
         ...schema,
+        operationId: 'lookupDns',
         summary: 'DNS lookup (A, AAAA, CNAME, MX, NS, TXT, SOA, SRV, CAA, PTR) and mail checks (SPF, DMARC, DKIM)',
         querystring: lookupInputSchema,
       },
@@ -84,7 +85,12 @@ export default async function dnsRoutes(app: FastifyInstance, ctx: AppContext): 
     '/v1/devtools/dns-lookup',
     {
       area: 'dns',
-      schema: { ...schema, summary: 'DNS lookup (same as GET /v1/lookup, JSON body)', body: lookupInputSchema },
+      schema: {
+        ...schema,
+        operationId: 'lookupDnsPost',
+        summary: 'DNS lookup (same as GET /v1/lookup, JSON body)',
+        body: lookupInputSchema,
+      },
     },
     async (body: LookupInput, caller) => toWire(await lookupDns(body, client, caller)),
   );

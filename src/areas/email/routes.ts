@@ -92,6 +92,7 @@ export default async function emailRoutes(app: FastifyInstance, ctx: AppContext)
     {
       area: 'email',
       schema: {
+        operationId: 'scoreFormSpam',
         summary: 'Score a form submission for spam likelihood',
         description:
           'Deterministic rules (no network, no randomness); the weights of the rules that fire are added, the score is capped at 100 ' +

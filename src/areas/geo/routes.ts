@@ -38,6 +38,7 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
       config: { area: 'geo' },
       schema: {
         tags: ['geo'],
+        operationId: 'lookupGeoIp',
         summary: "Geolocate an IP address (default: the caller's)",
         description: DESCRIPTION,
         querystring: {

@@ -42,6 +42,7 @@ const binResponse = {
 } as const;
 
 export const createBinSchema = {
+  operationId: 'createBin',
   summary: 'Create a request bin',
   description:
     'The bin belongs to the calling key (other keys get 404). `ttl_seconds` defaults to 86400. `url` is the absolute ' +
@@ -59,6 +60,7 @@ export const createBinSchema = {
 };
 
 export const listBinsSchema = {
+  operationId: 'listBins',
   summary: "The caller's live bins, newest first",
   description: '`total` counts all live bins of the key; `limit` 1..200 (default 50), `offset` >= 0.',
   querystring: { ...pageQuerySchema, examples: [{ limit: 50, offset: 0 }] },
@@ -73,6 +75,7 @@ export const listBinsSchema = {
 };
 
 export const readBinSchema = {
+  operationId: 'getBin',
   summary: 'Read a bin',
   description: 'Unknown, expired, deleted and foreign bins all answer 404.',
   params: binIdParams,
@@ -80,6 +83,7 @@ export const readBinSchema = {
 };
 
 export const deleteBinSchema = {
+  operationId: 'deleteBin',
   summary: 'Delete a bin and its captured requests',
   description: 'Afterwards the bin, its requests and its catch path answer 404, and its live streams end.',
   params: binIdParams,

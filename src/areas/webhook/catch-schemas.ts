@@ -6,7 +6,7 @@ const captureResponse = {
   type: 'object',
   required: ['ok', 'bin_id', 'request_id'],
   properties: { ok: { type: 'boolean', const: true }, bin_id: { type: 'string' }, request_id: { type: 'string' } },
-  examples: [{ ok: true, bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH', request_id: 'req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz' }],
+  examples: [{ ok: true, bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH', request_id: 'req_00000CQK7hJ2kLm9Np0Qr3StUvWx' }],
 } as const;
 
 const DESCRIPTION = `No key needed: the bin id is the capability. Every method is captured (HEAD, OPTIONS and extension
@@ -24,9 +24,34 @@ every other method the HTTP parser accepts are captured the same way. Unknown, d
 A query string or path holding raw (not percent-encoded) non-ASCII bytes, as \`curl "…?city=Zürich"\` sends it, is not
 valid HTTP: the parser refuses it before capture with 400 \`bad_request\` saying to percent-encode it
 (\`curl -G --data-urlencode 'city=Zürich' …\` sends \`city=Z%c3%bcrich\`, stored as it is).
-A request id is \`req_\` + 22 random base62 characters (131 bits) and a prefix the store uses to find it: on the
-default SQLite store, the request's number in its bin in 6 base62 digits (\`req_000001…\` is a bin's first capture;
-a bin takes at most 4294967295 captures); on Redis, the capture time (epoch milliseconds, 8 base62 digits).`;
+A request id is \`req_\`, the request's number in its bin in 6 base62 digits (\`req_000001…\` is a bin's first
+capture; a bin takes at most 4294967295 captures) and 22 random base62 characters (131 bits). Ids given by the Redis
+store before they carried the number have the capture time there instead (epoch milliseconds, 8 base62 digits).`;
+
+/** The methods OpenAPI can document, each with its own operation: the other methods are hidden copies of them. */
+export type DocumentedMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+/** The catch's operationIds (CONTRACT §0): POST, the usual webhook delivery, has the plain name. */
+export const catchOperationIds: Record<DocumentedMethod, string> = {
+  POST: 'captureRequest',
+  GET: 'captureRequestGet',
+  HEAD: 'captureRequestHead',
+  PUT: 'captureRequestPut',
+  PATCH: 'captureRequestPatch',
+  DELETE: 'captureRequestDelete',
+  OPTIONS: 'captureRequestOptions',
+};
+
+/** The same at a sub-path of the bin. */
+export const catchSubPathOperationIds: Record<DocumentedMethod, string> = {
+  POST: 'captureRequestAtSubPath',
+  GET: 'captureRequestGetAtSubPath',
+  HEAD: 'captureRequestHeadAtSubPath',
+  PUT: 'captureRequestPutAtSubPath',
+  PATCH: 'captureRequestPatchAtSubPath',
+  DELETE: 'captureRequestDeleteAtSubPath',
+  OPTIONS: 'captureRequestOptionsAtSubPath',
+};
 
 export const catchSchema = {
   summary: 'Capture any request sent to a bin',

@@ -105,6 +105,7 @@ const mockListResponse = {
 } as const;
 
 export const createMockSchema = {
+  operationId: 'createMock',
   summary: 'Create a mock endpoint',
   description:
     'The mock belongs to the calling key (other keys get 404). `url` is the absolute serving URL, built from ' +
@@ -115,6 +116,7 @@ export const createMockSchema = {
 };
 
 export const listMocksSchema = {
+  operationId: 'listMocks',
   summary: "List the caller's mocks",
   description: '(beyond) Live mocks of the calling key, newest first; `total` counts them all.',
   querystring: pageQuerySchema,
@@ -122,12 +124,14 @@ export const listMocksSchema = {
 };
 
 export const readMockSchema = {
+  operationId: 'getMock',
   summary: 'Read a mock with its hit count',
   params: mockIdParams,
   response: { 200: mockResponse, ...errorResponses('not_found') },
 };
 
 export const updateMockSchema = {
+  operationId: 'updateMock',
   summary: 'Update a mock',
   description:
     '(beyond) Changes only the given fields, with the same validation as creation. `headers` replaces the whole ' +
@@ -139,6 +143,7 @@ export const updateMockSchema = {
 };
 
 export const deleteMockSchema = {
+  operationId: 'deleteMock',
   summary: 'Delete a mock',
   description: 'Afterwards the mock and its serving path answer 404.',
   params: mockIdParams,

@@ -1,4 +1,5 @@
 import { errorResponses } from '../../http/schemas.js';
+import type { DocumentedMethod } from './catch-schemas.js';
 
 /** Schema of the mock serving path (spec §4.2, CONTRACT §2.5), at the base path of a mock and at its sub-paths. */
 
@@ -26,6 +27,17 @@ cleared, nothing is sent and the request is not counted. \`hit_count\` is increm
 sent, so it is exact as soon as the response arrives. On the embedded SQLite store the count is kept in memory and
 written to disk within a second (and before any listing), so a crash of the process can forget at most the last second of
 hits; on Redis each hit is an atomic increment. Unknown, deleted and expired mocks answer 404.`;
+
+/** The serving path's operationIds (CONTRACT §0): GET, the usual call of a mock, has the plain name. */
+export const serveMockOperationIds: Record<DocumentedMethod, string> = {
+  GET: 'serveMock',
+  HEAD: 'serveMockHead',
+  POST: 'serveMockPost',
+  PUT: 'serveMockPut',
+  PATCH: 'serveMockPatch',
+  DELETE: 'serveMockDelete',
+  OPTIONS: 'serveMockOptions',
+};
 
 export const serveMockSchema = {
   summary: 'Serve a mock',

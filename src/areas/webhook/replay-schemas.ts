@@ -71,6 +71,7 @@ Unresolvable host, refused connection, TLS or protocol failure → 502 \`upstrea
 the answer are read, then the connection is closed. \`elapsed_ms\` includes name resolution.`;
 
 export const replaySchema = {
+  operationId: 'replayRequest',
   summary: 'Replay a captured request to a target URL',
   description: DESCRIPTION,
   params: requestParams,

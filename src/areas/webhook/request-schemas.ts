@@ -5,7 +5,7 @@ import { requestDetailSchema, requestSummarySchema } from './wire.js';
 /** Schemas of the captured-request endpoints of a bin and its live stream (CONTRACT §2.3). */
 
 const EXAMPLE_SUMMARY = {
-  request_id: 'req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz',
+  request_id: 'req_00000CQK7hJ2kLm9Np0Qr3StUvWx',
   bin_id: 'bin_4fQ9xT2mZk8Lr0aBcDeFgH',
   method: 'POST',
   path: '/v1/catch/bin_4fQ9xT2mZk8Lr0aBcDeFgH/stripe',
@@ -23,6 +23,7 @@ export const requestParams = {
 } as const;
 
 export const listRequestsSchema = {
+  operationId: 'listRequests',
   summary: 'List captured requests, newest first',
   description:
     "`total` counts the requests the bin still retains (at most BIN_MAX_REQUESTS), while the bin's `request_count` " +
@@ -42,6 +43,7 @@ export const listRequestsSchema = {
 };
 
 export const readRequestSchema = {
+  operationId: 'getRequest',
   summary: 'Read one captured request in full',
   description:
     '`body` is the UTF-8 text of the body, or its base64 when the bytes are not valid UTF-8 (`body_encoding` says ' +
@@ -68,6 +70,7 @@ export const readRequestSchema = {
 };
 
 export const clearRequestsSchema = {
+  operationId: 'clearRequests',
   summary: 'Delete every captured request of a bin (the bin stays)',
   description: 'The bin keeps its `request_count`; the list is empty afterwards. `deleted` is how many were removed.',
   params: binIdParams,
@@ -83,20 +86,55 @@ export const clearRequestsSchema = {
 };
 
 export const streamSchema = {
+  operationId: 'streamRequests',
   summary: 'Live stream of captures (Server-Sent Events)',
   description:
-    'Answers `text/event-stream`. Each capture arrives as one `request` event whose `data` is the request summary ' +
-    '(the list item) as JSON, in capture order, across every server instance sharing the store. A `: heartbeat` ' +
-    'comment is sent every 15 s. The stream ends when the bin is deleted or expires and ' +
-    'when the server shuts down, after an `end` event whose data is `{"reason": "bin_deleted" | "bin_expired" | ' +
-    '"server_shutdown"}`. Needs the key that owns the bin.',
+    'Answers `text/event-stream`. Each capture arrives as one `request` event whose `id` is its request id and whose ' +
+    '`data` is the request summary (the list item) as JSON, in capture order, across every server instance sharing the ' +
+    'store. A `: heartbeat` comment is sent every 15 s. The stream ends when the bin is deleted or expires and when the ' +
+    'server shuts down, after an `end` event whose data is `{"reason": "bin_deleted" | "bin_expired" | ' +
+    '"server_shutdown"}`. Needs the key that owns the bin.\n\n' +
+    'Resume: a client that connects with `Last-Event-ID: <request_id>` (as `EventSource` does after a drop), or with ' +
+    'the query parameter `last_event_id` when it cannot set headers, first gets every capture the bin still retains ' +
+    'that came after that request, in capture order, then the live ones: none twice, none left out while retained. ' +
+    'This holds when the request itself has been evicted or cleared meanwhile (all retained captures came after it), ' +
+    'and whichever instance the client reconnects to. The header wins over the query parameter; an empty value is no ' +
+    'id. An id that is not one of the bin\'s gets an `event: reset` with data `{"reason": "unknown_event_id"}` ' +
+    'first, then live events only. A request id carries its number in its bin, so an evicted one is placed by that ' +
+    'number (its random part is then no longer checked).',
   params: binIdParams,
+  querystring: {
+    type: 'object',
+    properties: {
+      last_event_id: {
+        type: 'string',
+        description: 'The request id of the last event received, for clients that cannot send `Last-Event-ID`.',
+        examples: ['req_00000CQK7hJ2kLm9Np0Qr3StUvWx'],
+      },
+    },
+  },
+  headers: {
+    type: 'object',
+    properties: {
+      'last-event-id': {
+        type: 'string',
+        description: 'The request id of the last event received (Server-Sent Events reconnection).',
+        examples: ['req_00000CQK7hJ2kLm9Np0Qr3StUvWx'],
+      },
+    },
+  },
   response: {
     200: {
       description: 'An open event stream.',
       content: {
         'text/event-stream': {
-          schema: { type: 'string', examples: ['event: request\ndata: {"request_id":"req_0VbrioQK7hJ2kLm9Np0Qr3StUvWxYz"}\n\n'] },
+          schema: {
+            type: 'string',
+            examples: [
+              'id: req_00000CQK7hJ2kLm9Np0Qr3StUvWx\nevent: request\ndata: {"request_id":"req_00000CQK7hJ2kLm9Np0Qr3StUvWx"}\n\n',
+              'event: reset\ndata: {"reason":"unknown_event_id"}\n\n',
+            ],
+          },
         },
       },
     },

@@ -14,12 +14,12 @@ import {
 import { createBinSchema, deleteBinSchema, listBinsSchema, readBinSchema, type CreateBinBody } from './bin-schemas.js';
 import { createCaptureStreams } from './bin-stream.js';
 import { captureRequest, prepareCatchScope } from './catch-request.js';
-import { catchSchema, catchSubPathSchema } from './catch-schemas.js';
+import { catchOperationIds, catchSchema, catchSubPathOperationIds, catchSubPathSchema, type DocumentedMethod } from './catch-schemas.js';
 import { createMock, deleteOwnedMock, findOwnedMock, listOwnedMocks, updateOwnedMock } from './mock-actions.js';
 import type { MockInput } from './mock-config.js';
 import { createMockSchema, deleteMockSchema, listMocksSchema, readMockSchema, updateMockSchema } from './mock-schemas.js';
 import { prepareMockServeScope, serveMock } from './mock-serve.js';
-import { serveMockSchema } from './mock-serve-schemas.js';
+import { serveMockOperationIds, serveMockSchema } from './mock-serve-schemas.js';
 import { mockServingPath, mockToWire } from './mock-wire.js';
 import { startPurgeTimer } from './purge-timer.js';
 import { replayRequest } from './replay.js';
@@ -30,9 +30,7 @@ import { binToWire, catchPath, requestToWire, summaryToWire } from './wire.js';
 type BinParams = { Params: { bin_id: string } };
 type RequestParams = { Params: { bin_id: string; request_id: string } };
 type MockParams = { Params: { mock_id: string } };
-
-/** OpenAPI knows these methods; the other methods of a catch or mock route are the same operation, hidden. */
-const DOCUMENTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+type StreamRoute = BinParams & { Querystring: { last_event_id?: string }; Headers: { 'last-event-id'?: string } };
 
 /**
  * The key that owns what this request creates or reads. Bins always need an owner, so an anonymous
@@ -95,9 +93,11 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
   // Live stream of a bin's captures, Server-Sent Events (CONTRACT §2.3)
   const streams = createCaptureStreams(ctx);
   app.addHook('preClose', async () => streams.endAll('server_shutdown'));
-  app.get<BinParams>('/v1/bins/:bin_id/stream', { config: webhook, schema: streamSchema }, async (request, reply) => {
+  app.get<StreamRoute>('/v1/bins/:bin_id/stream', { config: webhook, schema: streamSchema }, async (request, reply) => {
     const bin = await findOwnedBin(store, request.params.bin_id, callerKeyId(request), now());
-    return streams.open(request, reply, bin.id);
+    // The header wins: a browser's EventSource sends the newest id there, while its URL keeps the first one.
+    const lastEventId = request.headers['last-event-id'] || request.query.last_event_id || undefined;
+    return streams.open(request, reply, bin.id, lastEventId);
   });
 
   // Replay a captured request (spec §4.1, CONTRACT §2.4)
@@ -119,8 +119,8 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
   await app.register(async (scope) => {
     prepareCatchScope(scope, ctx);
     const capture = (request: FastifyRequest<BinParams>, reply: FastifyReply) => captureRequest(ctx, request, reply);
-    routeEveryMethod(scope, '/v1/catch/:bin_id', catchSchema, config.maxBodyBytes, capture);
-    routeEveryMethod(scope, '/v1/catch/:bin_id/*', catchSubPathSchema, config.maxBodyBytes, capture);
+    routeEveryMethod(scope, '/v1/catch/:bin_id', catchSchema, catchOperationIds, config.maxBodyBytes, capture);
+    routeEveryMethod(scope, '/v1/catch/:bin_id/*', catchSubPathSchema, catchSubPathOperationIds, config.maxBodyBytes, capture);
   });
 
   // Mocks (spec §4.2, CONTRACT §2.5)
@@ -147,9 +147,9 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
   await app.register(async (scope) => {
     prepareMockServeScope(scope);
     const serve = (request: FastifyRequest<MockParams>, reply: FastifyReply) => serveMock(ctx, request, reply);
-    routeEveryMethod(scope, '/v1/mock/:mock_id', serveMockSchema, config.maxBodyBytes, serve);
+    routeEveryMethod(scope, '/v1/mock/:mock_id', serveMockSchema, serveMockOperationIds, config.maxBodyBytes, serve);
     // A sub-path is the same operation as the base path: not documented twice.
-    routeEveryMethod(scope, '/v1/mock/:mock_id/*', { ...serveMockSchema, hide: true }, config.maxBodyBytes, serve);
+    routeEveryMethod(scope, '/v1/mock/:mock_id/*', serveMockSchema, null, config.maxBodyBytes, serve);
   });
 
   startPurgeTimer(app, ctx);
@@ -157,22 +157,25 @@ export default async function webhookRoutes(app: FastifyInstance, ctx: AppContex
 
 /**
  * Register a public `url` for every method the server accepts but CONNECT (which Node hands to the
- * server's 'connect' event, never to a route): the standard methods documented with `schema`, the
- * extension methods (PURGE, PROPFIND, ...) as the same operation, hidden from the OpenAPI document.
+ * server's 'connect' event, never to a route): each method of `operationIds` as its own documented
+ * operation, the others (PURGE, PROPFIND, ...; all of them without `operationIds`) as the same work,
+ * hidden from the OpenAPI document.
  */
 function routeEveryMethod<P>(
   scope: FastifyInstance,
   url: string,
   schema: FastifySchema,
+  operationIds: Record<DocumentedMethod, string> | null,
   bodyLimit: number,
   handler: (request: FastifyRequest<{ Params: P }>, reply: FastifyReply) => Promise<unknown>,
 ): void {
-  const methods = scope.supportedMethods.filter((m) => m !== 'CONNECT') as HTTPMethods[];
-  const route = { url, config: { area: 'public' as const }, bodyLimit, handler };
-  scope.route<{ Params: P }>({ ...route, method: methods.filter((m) => DOCUMENTED_METHODS.includes(m)), schema });
-  scope.route<{ Params: P }>({
-    ...route,
-    method: methods.filter((m) => !DOCUMENTED_METHODS.includes(m)),
-    schema: { ...schema, hide: true },
-  });
+  // HEAD is a route of its own here, not the copy Fastify would make of GET.
+  const route = { url, bodyLimit, handler, exposeHeadRoute: false };
+  const documented = Object.entries(operationIds ?? {}) as Array<[DocumentedMethod, string]>;
+  for (const [method, operationId] of documented) {
+    // A list, even of one: the OpenAPI generator drops a lone `'HEAD'` route, or renames its operationId `…-head`.
+    scope.route<{ Params: P }>({ ...route, method: [method], config: { area: 'public' }, schema: { ...schema, operationId } });
+  }
+  const others = scope.supportedMethods.filter((m) => m !== 'CONNECT' && !documented.some(([d]) => d === m)) as HTTPMethods[];
+  scope.route<{ Params: P }>({ ...route, method: others, config: { area: 'public' }, schema: { ...schema, hide: true } });
 }

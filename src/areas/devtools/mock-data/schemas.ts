@@ -148,6 +148,7 @@ const mockTypesResponse = {
 
 /** `POST /v1/mock-data`. */
 export const mockDataSchema = {
+  operationId: 'generateMockData',
   summary: 'Generate mock data rows',
   description: MOCK_DATA_DESCRIPTION,
   body: mockDataBody,
@@ -156,6 +157,7 @@ export const mockDataSchema = {
 
 /** `GET /v1/mock-data/types`. */
 export const mockTypesSchema = {
+  operationId: 'listMockDataTypes',
   summary: 'List mock-data field types, their options and the locales',
   response: { 200: mockTypesResponse },
 };
