@@ -60,9 +60,9 @@ export function toDevutilError(err: unknown): DevutilError {
  * problem, not a fault here, so a warning with its reason and no stack trace; any other 5xx an
  * error with its cause. 4xx are not logged.
  */
-export function logFailure(log: FastifyBaseLogger, err: unknown, e: DevutilError): void {
-  if (e.code === 'upstream_error' || e.code === 'upstream_timeout') log.warn({ code: e.code, detail: e.message }, 'upstream failed');
-  else if (e.status >= 500) log.error({ err, code: e.code }, 'request failed');
+export function logFailure(log: FastifyBaseLogger, reqId: string, err: unknown, e: DevutilError): void {
+  if (e.code === 'upstream_error' || e.code === 'upstream_timeout') log.warn({ reqId, code: e.code, detail: e.message }, 'upstream failed');
+  else if (e.status >= 500) log.error({ reqId, err, code: e.code }, 'request failed');
 }
 
 /**
@@ -80,7 +80,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       Array.isArray(schemaFailure.validation) && schemaFailure.validationContext === 'body'
         ? (emptyBodyFailure(request.body, converted) ?? converted)
         : converted;
-    logFailure(request.log, err, e);
+    logFailure(request.log, request.id, err, e);
     if (e.headers) reply.headers(e.headers);
     return reply.status(e.status).send(errorBody(e));
   });

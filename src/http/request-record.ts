@@ -14,7 +14,10 @@ export function recordRequests(metrics: Metrics, logRequests: boolean): onRespon
     const ms = reply.elapsedTime;
     metrics.observeRequest(route, request.method, reply.statusCode, ms / 1000);
     if (logRequests)
-      request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 }, 'request completed');
+      request.log.info(
+        { reqId: request.id, method: request.method, route, status: reply.statusCode, ms: Math.round(ms * 10) / 10 },
+        'request completed',
+      );
     done();
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The service's Prometheus metrics, counted in plain numbers and written in the text exposition
- * format when `/metrics` is scraped. prom-client would cost about 2 µs per request (it checks and
- * hashes the labels of every observation), a sixth of what serving a mock costs.
+ * format when `/metrics` is scraped: prom-client checks and hashes the labels of every observation,
+ * a cost paid on every request for a page read once a minute (bench/README.md, "Design figures").
  */
 
 /** The content type of {@link Metrics.render}'s document (Prometheus text format 0.0.4). */

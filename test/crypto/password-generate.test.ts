@@ -151,6 +151,15 @@ describe('generate-password and password-strength', () => {
     assert.ok(withInputs.entropy_bits < without.entropy_bits, `${withInputs.entropy_bits} < ${without.entropy_bits}`);
   });
 
+  it('still reads l33t spellings, and rates a password of 128 markup symbols (beyond the 20-substitution cap) strong', async () => {
+    const leet = (await strength({ password: 'P@ssw0rd' })).json();
+    assert.equal(leet.strength, 'very_weak');
+    const markup = `<svg onload=alert(1)>'"|!@$1|0<script>alert(1)</script>`.repeat(3).slice(0, 128);
+    const res = await strength({ password: markup });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().strength, 'very_strong');
+  });
+
   it('answers for a password longer than the estimator reads', async () => {
     const res = await strength({ password: 'x9!Kq'.repeat(200) });
     assert.equal(res.statusCode, 200);

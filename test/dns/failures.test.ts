@@ -68,6 +68,8 @@ describe('DNS upstream failures in the log', () => {
       assert.deepEqual([entry.level, entry.msg, entry.code], [40, 'upstream failed', 'upstream_error']);
       assert.match(String(entry.detail), /SERVFAIL/);
       assert.equal(entry.err, undefined);
+      // Each line names its request, once (requests share the app's logger).
+      assert.match(String(entry.reqId), /^[A-Za-z0-9]{12}-[0-9a-z]+$/);
     }
   });
 });

@@ -14,6 +14,9 @@ export const STRENGTH_BY_SCORE = ['very_weak', 'weak', 'fair', 'strong', 'very_s
 /** The estimator only reads this many characters (its matching is quadratic in the length); checks see the whole password. */
 export const ESTIMATOR_MAX_LENGTH = 128;
 
+/** The l33t matcher gives up on a password with more characters it could substitute than this. */
+const L33T_MAX_SUBSTITUTIONS = 20;
+
 export interface PasswordStrength {
   score: number;
   strength: (typeof STRENGTH_BY_SCORE)[number];
@@ -37,6 +40,9 @@ function getEstimator(): Core.ZxcvbnFactory {
     graphs: common.adjacencyGraphs,
     translations: english.translations,
     maxLength: ESTIMATOR_MAX_LENGTH,
+    // Every combination of a password's l33t characters is tried: at the default cap (100) a password
+    // of symbols takes seconds; one with more than 20 such characters is strong whatever they stand for.
+    l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
   });
   return estimator;
 }

@@ -28,9 +28,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 /** The CONTRACT §0 error answer, as the app's error handler gives it (5xx logged, never detailed). */
-function sendError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger): void {
+function sendError(res: ServerResponse, err: unknown, headers: Record<string, string>, log: FastifyBaseLogger, reqId: string): void {
   const e = toDevutilError(err);
-  logFailure(log, err, e);
+  logFailure(log, reqId, err, e);
   sendJson(res, e.status, errorBody(e), { ...e.headers, ...headers });
 }
 
@@ -106,7 +106,6 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
     res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
-    const log = options.log.child({ reqId: requestId });
     const headers = { ...options.headers, 'x-request-id': requestId };
     try {
       const binId = connectBinId(req.url ?? '');
@@ -119,7 +118,7 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
       const id = await options.capture({ binId, method: 'CONNECT', url: req.url!, rawHeaders: req.rawHeaders, body, sourceIp });
       sendJson(res, 200, { ok: true, bin_id: binId, request_id: id }, headers);
     } catch (err) {
-      sendError(res, err, headers, log);
+      sendError(res, err, headers, options.log, requestId);
     }
   };
   const listener = (req: IncomingMessage, duplex: Duplex, head: Buffer) => void answer(req, duplex as Socket, head);
@@ -149,7 +148,8 @@ export function connectNotFound(
       res,
       new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`),
       { 'x-request-id': id },
-      baseLog.child({ reqId: id }),
+      baseLog,
+      id,
     );
   };
 }

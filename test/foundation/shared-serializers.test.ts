@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sharedSerializers } from '../../src/http/shared-serializers.js';
+
+const errorSchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, detail: { type: 'string' } },
+  required: ['code', 'detail'],
+};
+
+describe('response serializers compiled once per distinct schema', () => {
+  it('routes with the same schema share one serializer; another schema gets its own; each writes its own fields', () => {
+    const compile = sharedSerializers()(undefined, undefined);
+    const a = compile({ method: 'POST', url: '/v1/a', httpStatus: '422', schema: errorSchema });
+    const b = compile({ method: 'GET', url: '/v1/b', httpStatus: '422', schema: structuredClone(errorSchema) });
+    const other = compile({
+      method: 'GET',
+      url: '/v1/b',
+      httpStatus: '200',
+      schema: { type: 'object', properties: { n: { type: 'integer' } } },
+    });
+    assert.equal(a, b);
+    assert.notEqual(a, other);
+    // fast-json-stringify writes the declared properties only.
+    assert.equal(a({ code: 'validation_error', detail: 'x', secret: 1 }), '{"code":"validation_error","detail":"x"}');
+    assert.equal(other({ n: 3, code: 'x' }), '{"n":3}');
+  });
+
+  it('plugin contexts share serializers unless their shared schemas differ', () => {
+    const factory = sharedSerializers();
+    const route = { method: 'GET', url: '/', httpStatus: '200', schema: errorSchema };
+    assert.equal(factory(undefined, undefined)(route), factory(undefined, undefined)(route));
+    const shared = { thing: { $id: 'thing', type: 'object', properties: { id: { type: 'string' } } } };
+    const other = { thing: { $id: 'thing', type: 'object', properties: { name: { type: 'string' } } } };
+    const usesThing = { method: 'GET', url: '/', httpStatus: '200', schema: { $ref: 'thing#' } };
+    const withShared = factory(shared, undefined)(usesThing);
+    const withOther = factory(other, undefined)(usesThing);
+    assert.notEqual(withShared, withOther);
+    assert.equal(withShared({ id: 'a', name: 'b' }), '{"id":"a"}');
+    assert.equal(withOther({ id: 'a', name: 'b' }), '{"name":"b"}');
+  });
+});
