@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['dist/', 'data/', 'bench/node_modules/', 'bench/results/']),
+  globalIgnores(['dist/', 'data/', 'bench/node_modules/', 'bench/results/', 'web/src/api-schema.d.ts']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -24,7 +24,12 @@ export default defineConfig(
     },
   },
   {
-    files: ['**/*.ts'],
+    // The browser app (its own web/tsconfig.json, found by the project service).
+    files: ['web/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       // Scripts outside tsconfig.json's include get its default compiler options.
       parserOptions: { projectService: { allowDefaultProject: ['scripts/*.ts'] }, tsconfigRootDir: import.meta.dirname },

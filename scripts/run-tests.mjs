@@ -26,7 +26,7 @@ function runPass(files, concurrency) {
       ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-timeout=300000', '--test-reporter=spec', ...files],
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
     );
-    const counts = { pass: 0, fail: 0, skipped: 0 };
+    const counts = { pass: 0, fail: 0, cancelled: 0, skipped: 0 };
     // All of it: the spec reporter lists the failures again after its counts, however long they are.
     const output = [];
     child.stdout.on('data', (chunk) => {
@@ -56,12 +56,13 @@ const passes = [
   [files.filter((f) => !SERIAL.test(f)), 2],
   [files.filter((f) => SERIAL.test(f)), 1],
 ].filter(([list]) => list.length > 0);
-const total = { pass: 0, fail: 0, skipped: 0 };
+const total = { pass: 0, fail: 0, cancelled: 0, skipped: 0 };
 let exitCode = 0;
 for (const [list, concurrency] of passes) {
   const { code, counts } = await runPass(list, concurrency);
   if (code !== 0) exitCode = code;
   for (const key of Object.keys(total)) total[key] += counts[key];
 }
-console.log(`\ntests: ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
+// A test cancelled (its suite's `before` hook failed, or its file timed out) did not pass: it counts as failed.
+console.log(`\ntests: ${total.pass} passed, ${total.fail + total.cancelled} failed, ${total.skipped} skipped`);
 process.exit(exitCode);

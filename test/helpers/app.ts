@@ -52,6 +52,8 @@ export interface TestAppOptions {
   extraRoutes?: (app: FastifyInstance) => void;
   /** How replay target names resolve (default node:dns), e.g. a table of test names. */
   resolveHost?: BuildOptions['resolveHost'];
+  /** The built web app's directory (default `dist/web`). */
+  webRoot?: string;
 }
 
 /**
@@ -66,7 +68,14 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ ADMIN_TOKEN, LOG_LEVEL: 'silent', ...options.env });
   const store = options.store ?? createSqliteStore({ dataDir: ':memory:' });
   const clock = options.clock ?? createClock();
-  const app = await buildApp({ config, store, now: clock.now, logger: options.logger, resolveHost: options.resolveHost });
+  const app = await buildApp({
+    config,
+    store,
+    now: clock.now,
+    logger: options.logger,
+    resolveHost: options.resolveHost,
+    webRoot: options.webRoot,
+  });
   options.extraRoutes?.(app);
   await app.ready();
   const newKey = async (plan = 'unlimited', name = 'test') => {

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+
+/** CONTRACT §8: the policy on every response of the web app. */
+export const APP_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+const APP_HEADERS = {
+  'content-security-policy': APP_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** The client routes of CONTRACT §8: each answers the app's HTML, so a deep link survives a reload. */
+export const CLIENT_ROUTES = ['/', '/bins', '/bins/*', '/mocks', '/mocks/*', '/tools', '/tools/*', '/account'];
+
+/** Asset names carry a hash of their content, so a cached copy never goes stale. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+/** Precompressed siblings written by scripts/build-web.mjs; served in place of their original, never by name. */
+const COMPRESSED = /\.(gz|br)$/;
+
+/**
+ * Where `npm run build` writes the web app: `dist/web` of the package, whether this module runs from
+ * the sources (tsx) or from `dist/src` (tsc), which has no package.json of its own.
+ *
+ * @example
+ *   defaultWebRoot() // '/srv/devutil/dist/web'
+ */
+export function defaultWebRoot(): string {
+  const twoUp = fileURLToPath(new URL('../../', import.meta.url));
+  return existsSync(join(twoUp, 'package.json')) ? join(twoUp, 'dist', 'web') : join(twoUp, 'web');
+}
+
+export interface WebAppOptions {
+  /** The directory holding the built `index.html` and `assets/`. */
+  root: string;
+}
+
+/**
+ * Serve the built browser app (CONTRACT §8): hashed assets under `/assets/`, cached for a year, and
+ * the HTML at `/` and every client route, revalidated on each load; `.br`/`.gz` siblings are chosen
+ * by `Accept-Encoding`. Any other path stays the API's JSON 404. Without a build the service still
+ * starts, with a warning and no UI.
+ *
+ * @example
+ *   await app.register(webApp, { root: defaultWebRoot() });
+ *   await app.inject({ url: '/bins/bin_x' }); // 200 text/html, Cache-Control: no-cache
+ */
+export default async function webApp(app: FastifyInstance, { root }: WebAppOptions): Promise<void> {
+  if (!existsSync(join(root, 'index.html'))) {
+    app.log.warn({ root }, 'the web app is not built (npm run build writes it): serving no UI');
+    return;
+  }
+  // The build is fixed once the service starts: a name outside it is an unknown route.
+  const assetsDir = join(root, 'assets');
+  const assets = new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
+
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true, cacheControl: false });
+  const route: RouteShorthandOptions = { config: { area: 'public' }, schema: { hide: true } };
+
+  app.get<{ Params: { name: string } }>('/assets/:name', route, async (request, reply) => {
+    if (!assets.has(request.params.name)) return reply.callNotFound();
+    return reply.headers(APP_HEADERS).header('cache-control', ASSET_CACHE).sendFile(`assets/${request.params.name}`);
+  });
+  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.headers(APP_HEADERS).header('cache-control', 'no-cache').sendFile('index.html');
+  for (const url of CLIENT_ROUTES) app.get(url, route, sendIndex);
+}

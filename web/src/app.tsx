@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, createApiClient } from './api';
+import { useRoute } from './router';
+import { forgetKey, SessionContext, storedKey, storeKey, takeKeyFromFragment, type Session } from './session';
+import { Shell } from './shell';
+import { SignIn } from './views/sign-in';
+
+type State =
+  { status: 'checking' } | { status: 'signed-out'; error: string | null; busy: boolean } | { status: 'signed-in'; session: Session };
+
+function messageOf(err: unknown): string {
+  return err instanceof ApiError ? err.detail : `Something went wrong: ${String(err)}`;
+}
+
+/**
+ * The whole app: signs in with the key of a `/#key=` link, else the stored one, else the form's;
+ * then the shell. A key is stored only once GET /v1/account has accepted it.
+ */
+export function App() {
+  const [state, setState] = useState<State>({ status: 'checking' });
+  const route = useRoute();
+
+  const signOut = () => {
+    forgetKey();
+    setState({ status: 'signed-out', error: null, busy: false });
+  };
+  const signIn = async (key: string, { stored }: { stored: boolean }) => {
+    setState((s) => (s.status === 'signed-out' ? { ...s, busy: true } : s));
+    const api = createApiClient(key);
+    try {
+      const account = await api.get('/v1/account');
+      storeKey(key);
+      setState({ status: 'signed-in', session: { api, account, signOut } });
+    } catch (err) {
+      // A stored key that is refused (revoked, rotated) is dropped; one unchecked for want of a network is kept.
+      if (stored && err instanceof ApiError && err.status === 401) forgetKey();
+      setState({ status: 'signed-out', error: messageOf(err), busy: false });
+    }
+  };
+
+  useEffect(() => {
+    const fromLink = takeKeyFromFragment();
+    const key = fromLink ?? storedKey();
+    if (key === null) setState({ status: 'signed-out', error: null, busy: false });
+    else void signIn(key, { stored: fromLink === null });
+  }, []);
+
+  switch (state.status) {
+    case 'checking':
+      return (
+        <main class="sign-in" aria-busy="true">
+          <p>Signing in…</p>
+        </main>
+      );
+    case 'signed-out':
+      return <SignIn error={state.error} busy={state.busy} onSignIn={(key) => void signIn(key, { stored: false })} />;
+    case 'signed-in':
+      return (
+        <SessionContext value={state.session}>
+          <Shell route={route} />
+        </SessionContext>
+      );
+  }
+}
