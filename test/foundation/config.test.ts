@@ -299,16 +299,17 @@ describe('configuration', () => {
     }
   });
 
-  it('`devutil --help` prints the usage and exits 0; an unknown command exits 64', () => {
+  it('`devutil --help` prints the usage and exits 0; an unknown command is a usage error (exit 2)', () => {
     const help = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--help'], { encoding: 'utf8', timeout: 90_000 });
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage:\n {2}devutil serve/);
+    assert.match(help.stdout, /^Usage: devutil \[options\] \[command\]\n/);
+    assert.match(help.stdout, /^ {2}serve {2,}run the service/m);
     const unknown = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'frobnicate'], {
       encoding: 'utf8',
       timeout: 90_000,
     });
-    assert.equal(unknown.status, 64);
-    assert.match(unknown.stderr, /^Usage:/);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /^error: unknown command 'frobnicate'\n/);
   });
 
   it('the base URL printed with the bootstrap key: PUBLIC_BASE_URL, else http://HOST:PORT that a browser here can open', () => {

@@ -33,41 +33,58 @@ async function waitFor(check: () => Promise<boolean>, what: string, ms = 90_000)
 
 export interface ServiceProcess {
   url: string;
-  child: ChildProcess;
+  /** The running process (a new one after {@link restart}). */
+  readonly child: ChildProcess;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Stop the process (SIGTERM) and start it again on the same port, DATA_DIR and environment. */
+  restart(): Promise<void>;
 }
 
-/** Run the real service (`devutil serve` through tsx) on a free loopback port. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Run the real service (`devutil serve` through tsx, or the build in dist/ with `built`) on a free
+ * loopback port.
+ */
+export async function startServiceProcess(env: Record<string, string>, { built = false } = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      ADMIN_TOKEN,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-proc-')),
-      ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (c) => (out += c));
-  child.stderr!.on('data', (c) => (out += c));
+  const entry = built ? ['dist/src/cli/main.js'] : ['--import', 'tsx', 'src/cli/main.ts'];
+  const processEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'devutil-proc-')),
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error(`service exited: ${out}`);
-    return (await fetch(`${url}/healthz`)).ok;
-  }, `service on ${url}`);
+  let out = '';
+  let child!: ChildProcess;
+  const launch = async () => {
+    const started = spawn(process.execPath, [...entry, 'serve'], { env: processEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = started;
+    started.stdout!.on('data', (c) => (out += c));
+    started.stderr!.on('data', (c) => (out += c));
+    await waitFor(async () => {
+      if (started.exitCode !== null) throw new Error(`service exited: ${out}`);
+      return (await fetch(`${url}/healthz`)).ok;
+    }, `service on ${url}`);
+  };
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null) child.kill(signal);
+    return exited(child);
+  };
+  await launch();
   return {
     url,
-    child,
+    get child() {
+      return child;
+    },
     output: () => out,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited(child);
+    stop,
+    async restart() {
+      await stop();
+      await launch();
     },
   };
 }
