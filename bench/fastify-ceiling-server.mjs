@@ -3,7 +3,7 @@
 // the service reaches as a share of this app is what its own layers cost on top of Fastify.
 // Routes: GET /mock (MOCK_BODY_BYTES of JSON), POST /catch (reads the body, answers ACK_BYTES of JSON),
 // and POST <tool path> for the tools in TOOLS, each calling the service's function from DIST
-// (default ../dist, so `npm run build` first). Prints `PORT <n>` once it listens.
+// (default ../dist, so `npm run build` first). Listens on `PORT` (default: any free port) and prints `PORT <n>`.
 import Fastify from 'fastify';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -45,6 +45,6 @@ app.post('/catch', { bodyLimit: 1024 * 1024 }, (_request, reply) => reply.type('
 app.get('/healthz', () => ({ status: 'ok' }));
 for (const [path, tool] of Object.entries(TOOLS)) app.post(path, (request) => tool(request.body));
 
-await app.listen({ port: 0, host: '127.0.0.1' });
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
 console.log(`PORT ${app.server.address().port}`);
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

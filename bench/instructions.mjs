@@ -6,6 +6,7 @@
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node instructions.mjs /tmp/dist-before ../dist mock [requests]
 //      (one build alone, printed only: node instructions.mjs ../dist - mock)
+//      (against the plain Fastify ceiling app: node instructions.mjs ceiling ../dist sha256)
 // Cases: healthz, account, mock, catch, jmespath, number, sort, dedup, schema, sha256, hs256, dnsget, dnspost.
 // Each build serves from its own service process under valgrind (about 100 s per run; both run at once).
 import { spawn, execFileSync } from 'node:child_process';
@@ -51,6 +52,9 @@ async function countBuild(dist) {
   const port = await freePort();
   const out = mkdtempSync(join(tmpdir(), 'devutil-callgrind-'));
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // `ceiling`: the plain Fastify app of fastify-ceiling-server.mjs (tool and catch cases), which takes no key.
+  const ceiling = dist === 'ceiling';
+  const script = ceiling ? new URL('fastify-ceiling-server.mjs', import.meta.url).pathname : join(resolve(dist), 'src/cli/main.js');
   const child = spawn(
     'valgrind',
     [
@@ -59,8 +63,8 @@ async function countBuild(dist) {
       `--callgrind-out-file=${out}/cg.%p`,
       process.execPath,
       ...nodeArgs,
-      join(resolve(dist), 'src/cli/main.js'),
-      'serve',
+      script,
+      ...(ceiling ? [] : ['serve']),
     ],
     {
       env: {
@@ -87,15 +91,17 @@ async function countBuild(dist) {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    const key = (
-      await (
-        await fetch(`${url}/v1/admin/keys`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-          body: '{"plan":"unlimited"}',
-        })
-      ).json()
-    ).api_key;
+    const key = ceiling
+      ? ''
+      : (
+          await (
+            await fetch(`${url}/v1/admin/keys`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+              body: '{"plan":"unlimited"}',
+            })
+          ).json()
+        ).api_key;
     const h = { 'x-api-key': key };
     const post = async (path, body) =>
       (
