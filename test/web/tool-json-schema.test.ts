@@ -148,6 +148,13 @@ describe('the JSON Schema page in Chromium', { skip: browserSkipReason() }, () =
       await eventually(() => data.innerText(), replaced, `data replaced, round ${round}`);
       await data.fill(JSON.stringify(example.data));
     }
+    // Typing straight over the selected value replaces it, as in any editor, and writes no inline style (the CSP refuses them).
+    await eventually(() => shownValidation(page), exampleShown, 'example, typed over');
+    await page.getByRole('button', { name: /^\/age / }).click();
+    await eventually(() => selectionIn(page, 'Data'), '"thirty"', 'age selected, typed over');
+    await page.keyboard.type('30');
+    await eventually(() => data.innerText(), JSON.stringify({ ...example.data, age: 30 }), 'value typed over');
+    await eventually(() => shownValidation(page), { summary: 'Valid', errors: [] }, 'typed over, valid');
     // Schema then Data at once: the answer is for both edits.
     const both = {
       schema: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },

@@ -47,16 +47,32 @@ function targetOf(view: EditorView, event: InputEvent): { anchor: number; head: 
  * The mark goes before text typed into the page reaches the DOM, so that none lands inside its span
  * (edits the editor makes itself, such as paste or Enter, clear it as they change the document;
  * without a target range, or while composing, it goes once the editor has read the change).
- * The transaction carries the range the browser is about to replace: one dispatched without it
- * would write back a selection the editor has not read yet (select all, then type), and the
- * browser's edit would land there instead.
+ * Typing and deleting over the marked selection are applied here, as one transaction that also
+ * clears the mark: the browser's own edit would write the replaced text's colour into an inline
+ * style (refused by the CSP), and would land on the selection the editor had last drawn, which is
+ * not yet the one the user just made (select all, then type). Other edits keep the browser's way,
+ * with the range it is about to replace as the editor's selection.
  */
 const clearBeforeInput = EditorView.domEventHandlers({
   beforeinput(event, view) {
     if (view.state.field(target).size === 0 || event.isComposing) return false;
     const selection = targetOf(view, event);
-    if (selection !== null) view.dispatch({ effects: setTarget.of(null), selection });
-    return false;
+    if (selection === null) return false;
+    const text = event.inputType === 'insertText' ? event.data : event.inputType.startsWith('delete') ? '' : null;
+    if (text === null) {
+      view.dispatch({ effects: setTarget.of(null), selection });
+      return false;
+    }
+    event.preventDefault();
+    const from = Math.min(selection.anchor, selection.head);
+    view.dispatch({
+      changes: { from, to: Math.max(selection.anchor, selection.head), insert: text },
+      selection: { anchor: from + text.length },
+      effects: setTarget.of(null),
+      userEvent: text === '' ? 'delete' : 'input.type',
+      scrollIntoView: true,
+    });
+    return true;
   },
 });
 
