@@ -23,7 +23,12 @@ interface Terminal {
 /** Run `devutil args...` on a pseudo-terminal of its own. */
 function openTerminal(args: string[], env: Record<string, string | undefined>): Terminal {
   const quoted = [process.execPath, CLI_ENTRY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  // exec: devutil replaces the shell script starts ($SHELL, else sh), so Ctrl+C reaches devutil alone
+  // (dash, unlike bash, would stay as its parent and die of the SIGINT, giving 130).
+  const child = spawn('script', ['-qec', `exec ${quoted}`, '/dev/null'], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c) => (output += c));
   child.stderr.on('data', (c) => (output += c));

@@ -155,6 +155,10 @@ describe('the JSON Schema page in Chromium', { skip: browserSkipReason() }, () =
     await page.keyboard.type('30');
     await eventually(() => data.innerText(), JSON.stringify({ ...example.data, age: 30 }), 'value typed over');
     await eventually(() => shownValidation(page), { summary: 'Valid', errors: [] }, 'typed over, valid');
+    // An opening bracket typed over a selection wraps it, as the editor's closing brackets do.
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('[');
+    await eventually(() => data.innerText(), `[${JSON.stringify({ ...example.data, age: 30 })}]`, 'wrapped in brackets');
     // Schema then Data at once: the answer is for both edits.
     const both = {
       schema: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },

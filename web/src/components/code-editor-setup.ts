@@ -15,6 +15,7 @@ import {
   keymap,
   lineNumbers,
 } from '@codemirror/view';
+import { typeOverSelection } from './code-editor-typing';
 
 export { Compartment, EditorState } from '@codemirror/state';
 export { EditorView, json };
@@ -58,6 +59,7 @@ export const setup = [
   closeBrackets(),
   keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...foldKeymap]),
   EditorView.lineWrapping,
+  typeOverSelection,
   theme,
 ];
 

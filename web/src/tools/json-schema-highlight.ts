@@ -3,6 +3,7 @@
 // selection within one line; the mark goes at the first edit.
 import { StateEffect, StateField } from '@codemirror/state';
 import { Decoration, EditorView, type DecorationSet } from '@codemirror/view';
+import { targetRangeOf } from '../components/code-editor-typing';
 import { locateJsonPath, type JsonPath, type TextRange } from './json-schema-json';
 
 const setTarget = StateEffect.define<TextRange | null>();
@@ -29,50 +30,19 @@ const targetTheme = EditorView.theme({
   '.cm-schema-target': { outline: '2px solid var(--danger)', borderRadius: '2px' },
 });
 
-/** The range a `beforeinput` event is about to replace, in document positions (null when the browser gives none). */
-function targetOf(view: EditorView, event: InputEvent): { anchor: number; head: number } | null {
-  const [range] = event.getTargetRanges();
-  if (range === undefined) return null;
-  try {
-    // A boundary outside the content (select all can put one on the editor's wrapper) maps to the
-    // document's start or end, as it lies before or after the content.
-    return { anchor: view.posAtDOM(range.startContainer, range.startOffset), head: view.posAtDOM(range.endContainer, range.endOffset) };
-  } catch {
-    // Its type says posAtDOM may throw for a node outside the editor.
-    return null;
-  }
-}
-
 /**
- * The mark goes before text typed into the page reaches the DOM, so that none lands inside its span
- * (edits the editor makes itself, such as paste or Enter, clear it as they change the document;
- * without a target range, or while composing, it goes once the editor has read the change).
- * Typing and deleting over the marked selection are applied here, as one transaction that also
- * clears the mark: the browser's own edit would write the replaced text's colour into an inline
- * style (refused by the CSP), and would land on the selection the editor had last drawn, which is
- * not yet the one the user just made (select all, then type). Other edits keep the browser's way,
- * with the range it is about to replace as the editor's selection.
+ * The mark goes before text typed into the page reaches the DOM, so that none lands inside its span,
+ * with the range the browser is about to replace as the editor's selection. Typing over a selection
+ * is applied by the editor (code-editor-typing.ts), and edits the editor makes itself (paste, Enter)
+ * clear it as they change the document; without a target range, or while composing, it goes once
+ * the editor has read the change.
  */
 const clearBeforeInput = EditorView.domEventHandlers({
   beforeinput(event, view) {
     if (view.state.field(target).size === 0 || event.isComposing) return false;
-    const selection = targetOf(view, event);
-    if (selection === null) return false;
-    const text = event.inputType === 'insertText' ? event.data : event.inputType.startsWith('delete') ? '' : null;
-    if (text === null) {
-      view.dispatch({ effects: setTarget.of(null), selection });
-      return false;
-    }
-    event.preventDefault();
-    const from = Math.min(selection.anchor, selection.head);
-    view.dispatch({
-      changes: { from, to: Math.max(selection.anchor, selection.head), insert: text },
-      selection: { anchor: from + text.length },
-      effects: setTarget.of(null),
-      userEvent: text === '' ? 'delete' : 'input.type',
-      scrollIntoView: true,
-    });
-    return true;
+    const selection = targetRangeOf(view, event);
+    if (selection !== null) view.dispatch({ effects: setTarget.of(null), selection });
+    return false;
   },
 });
 
