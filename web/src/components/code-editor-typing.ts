@@ -40,7 +40,7 @@ function selectedRange(view: EditorView): StaticRange | undefined {
  */
 export const typeOverSelection = EditorView.domEventHandlers({
   beforeinput(event, view) {
-    if (event.inputType !== 'insertText' || event.data === null || event.isComposing) return false;
+    if (event.inputType !== 'insertText' || event.data === null || event.isComposing || view.state.readOnly) return false;
     const target = targetRangeOf(view, event);
     if (target === null || target.anchor === target.head) return false;
     event.preventDefault();
