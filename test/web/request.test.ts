@@ -184,6 +184,8 @@ describe('request view in Chromium', { skip: browserSkipReason() }, () => {
   it('shows a binary body as a hex dump with offsets, hex and ASCII, and downloads its exact bytes', async () => {
     const { page, assertNoProblems, axeViolations, close } = await open(ids.binary);
     const body = page.getByRole('region', { name: 'Body' });
+    // The capture is fetched after the page opens: its view switch is read once it is there.
+    await body.getByRole('button', { name: 'Hex' }).waitFor();
     assert.deepEqual(await body.getByRole('group', { name: 'Body view' }).getByRole('button').allTextContents(), ['Hex', 'Base64']);
     const lines = ((await body.locator('pre').textContent()) ?? '').split('\n');
     assert.equal(lines.length, 16);
@@ -357,7 +359,7 @@ describe('request view in Chromium', { skip: browserSkipReason() }, () => {
     await page.getByRole('region', { name: 'Body' }).waitFor();
     assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 360);
     await page.getByRole('button', { name: 'Replay' }).click();
-    assert.ok(await page.getByRole('button', { name: 'Send' }).isVisible());
+    await page.getByRole('button', { name: 'Send' }).waitFor({ state: 'visible' });
     assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 360);
     assertNoProblems();
     await close();
