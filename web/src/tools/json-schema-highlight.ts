@@ -34,8 +34,8 @@ const targetTheme = EditorView.theme({
  * The mark goes before text typed into the page reaches the DOM, so that none lands inside its span,
  * with the range the browser is about to replace as the editor's selection. Typing over a selection
  * is applied by the editor (code-editor-typing.ts), and edits the editor makes itself (paste, Enter)
- * clear it as they change the document; without a target range, or while composing, it goes once
- * the editor has read the change.
+ * clear it as they change the document; when no range can be read, or while composing, it goes
+ * once the editor has read the change.
  */
 const clearBeforeInput = EditorView.domEventHandlers({
   beforeinput(event, view) {
