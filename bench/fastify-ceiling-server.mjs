@@ -21,7 +21,7 @@ const { verifyCompactJwt } = await load('areas/crypto/jwt-verify.js');
 
 /** Each route's work on a parsed body, as the service's handler does it (defaults filled in). */
 const TOOLS = {
-  '/v1/json-transform': (b) => ({ result: transformJson(b.data, b.expression) }),
+  '/v1/json-transform': (b) => ({ result: transformJson(b.data, b.expression), expression: b.expression }),
   '/v1/array-ops': (b) => runArrayOps(b.operation, b.arrays, b.options ?? {}),
   '/v1/number-format': (b) => {
     const out = formatNumber({ number: b.number, formatType: b.format_type, locale: b.locale, currency: b.currency, decimals: b.decimals });

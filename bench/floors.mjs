@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measure, ratio, startBareServer, startScriptServer, startService, writeResults } from './lib.mjs';
-import { BODIES, HS256 } from './request-bodies.mjs';
+import { BODIES, HS256, hs256Token } from './request-bodies.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -54,7 +54,7 @@ try {
     env: { DIST: dist, MOCK_BODY_BYTES: String(MOCK_BYTES), ACK_BYTES: String(Buffer.byteLength(ack)) },
   });
   servers.push(ceiling);
-  const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
+  const token = hs256Token();
 
   const json = { 'content-type': 'application/json' };
   const tool = (title, path, body) => ({

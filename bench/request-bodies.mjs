@@ -1,6 +1,7 @@
 // The typical small request bodies the benchmarks send, one definition each, so that throughput
 // (devtools.mjs, crypto.mjs, format-tools.mjs) and instruction counts (instructions.mjs) measure
 // the same requests.
+import { createHmac } from 'node:crypto';
 
 export const people = [
   { name: 'Ada', age: 36, city: 'London' },
@@ -45,6 +46,13 @@ export const BODIES = {
 /** The HS256 secret and payload of the JWT benchmarks (sign once, then verify the token). */
 export const HS256 = { secret: 'bench-secret-bench-secret-bench-secret!', payload: { sub: 'user-42', role: 'admin' } };
 
+/** A JWT of {@link HS256} signed here, so that an app without `jwt-generate` (the plain Fastify ceiling) can verify it too. */
+export function hs256Token() {
+  const part = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ ...HS256.payload, iat: Math.floor(Date.now() / 1000) })}`;
+  return `${input}.${createHmac('sha256', HS256.secret).update(input).digest('base64url')}`;
+}
+
 /**
  * One typical request per benchmarked route, set up on a running service: each case gets the key
  * header `h` and a JSON POST helper `post`, and returns the path, headers and body (a POST when it has one).
@@ -65,8 +73,5 @@ export const ROUTE_CASES = {
   sha256: async ({ h }) => ({ path: '/v1/auth/hash', headers: h, body: BODIES.sha256 }),
   dedup: async ({ h }) => ({ path: '/v1/array-ops', headers: h, body: BODIES.dedupNumbers }),
   schema: async ({ h }) => ({ path: '/v1/json-schema-validate', headers: h, body: BODIES.schemaValidate }),
-  hs256: async ({ h, post }) => {
-    const { token } = await post('/v1/auth/jwt-generate', { payload: HS256.payload, secret: HS256.secret, algorithm: 'HS256' });
-    return { path: '/v1/auth/jwt-verify', headers: h, body: { token, secret: HS256.secret } };
-  },
+  hs256: async ({ h }) => ({ path: '/v1/auth/jwt-verify', headers: h, body: { token: hs256Token(), secret: HS256.secret } }),
 };

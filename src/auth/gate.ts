@@ -53,16 +53,22 @@ export interface Gate {
    * rate-limit headers when the limit was counted.
    */
   admit(request: GateRequest, area: Exclude<RouteArea, 'public'>, free: boolean): Promise<Pass>;
-  /**
-   * Keep the credits of a 2xx answer, give them back otherwise (or when `deliveredResult` is false:
-   * a HEAD ran the work but sent no result); the X-Credits-* headers to send.
-   */
-  settle(charge: Charge, status: number, deliveredResult?: boolean): Promise<Record<string, string> | null>;
+  /** Keep the credits of a call that delivered its result (a 2xx); the X-Credits-* headers to send. */
+  keep(charge: Charge): Record<string, string> | null;
+  /** Give back the credits of a call that failed, or of a HEAD that ran the work but sent no result; the X-Credits-* headers to send. */
+  refund(charge: Charge): Promise<Record<string, string> | null>;
   /** Areas open to callers without a key (`PUBLIC_AREAS`). */
   readonly publicAreas: readonly Area[];
 }
 
 const RATE_WINDOW_MS = 60_000;
+
+/** The X-Credits-* headers of a charged call once `used` credits of the period are spent; none without a monthly limit. */
+function creditHeaders(charge: Charge, used: number): Record<string, string> | null {
+  return charge.limit === null
+    ? null
+    : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) };
+}
 
 function digest(value: string): Buffer {
   return hash('sha256', value, 'buffer');
@@ -95,7 +101,7 @@ function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
  *   const gate = createGate(ctx);
  *   const pass = await gate.admit({ headers: req.headers, socket: req.socket, ip: () => '' }, 'devtools', false);
  *   // ... answer ..., then
- *   if (pass.charge) await gate.settle(pass.charge, 200); // → { 'x-credits-limit': '1000', 'x-credits-remaining': '999' }
+ *   if (pass.charge) gate.keep(pass.charge); // a 2xx → { 'x-credits-limit': '1000', 'x-credits-remaining': '999' } (else await gate.refund(pass.charge))
  */
 export function createGate({ config, store, now, metrics }: Pick<AppContext, 'config' | 'store' | 'now' | 'metrics'>): Gate {
   const adminDigest = config.adminToken ? digest(config.adminToken) : null;
@@ -124,9 +130,7 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
     return { key, plan };
   }
 
-  async function countRequest(request: GateRequest, principal: Principal): Promise<Record<string, string> | null> {
-    const limit = principal.plan.rateLimitPerMinute;
-    if (limit === null) return null;
+  async function countRequest(request: GateRequest, principal: Principal, limit: number): Promise<Record<string, string>> {
     const t = now();
     const windowId = Math.floor(t / RATE_WINDOW_MS);
     const subject = principal.key ? principal.key.id : `ip:${request.ip()}`;
@@ -146,9 +150,12 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
   }
 
   /** `rateHeaders` go out with a refusal too, as with any answer after the request was counted. */
-  async function reserveCredits(principal: Principal, area: Area, rateHeaders: Record<string, string> | null): Promise<Charge | null> {
-    const cost = costOf(principal.plan, area);
-    if (cost === 0) return null;
+  async function reserveCredits(
+    principal: Principal,
+    area: Area,
+    cost: number,
+    rateHeaders: Record<string, string> | null,
+  ): Promise<Charge> {
     const t = now();
     const period = creditPeriodAt(t);
     const limit = principal.plan.monthlyCredits;
@@ -187,19 +194,21 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
       if (area !== 'account' && !principal.plan.areas.includes(area)) {
         throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
       }
-      const headers = await countRequest(request, principal);
+      // A plan without a rate limit, or a call that costs nothing, has nothing to count or reserve.
+      const limit = principal.plan.rateLimitPerMinute;
+      const headers = limit === null ? null : await countRequest(request, principal, limit);
       if (area === 'account' || free || !principal.key) return { principal, charge: null, headers };
-      return { principal, charge: await reserveCredits(principal, area, headers), headers };
+      const cost = costOf(principal.plan, area);
+      return { principal, charge: cost === 0 ? null : await reserveCredits(principal, area, cost, headers), headers };
     },
 
-    // A reserved credit is kept only when the call succeeded (2xx); anything else gives it back.
-    async settle(charge, status, deliveredResult = true) {
-      const ok = deliveredResult && status >= 200 && status < 300;
-      if (ok) metrics.spend(charge.area, charge.cost);
-      const used = ok ? charge.used : await store.usage.refundCredits(charge.keyId, charge.period, charge.cost);
-      return charge.limit === null
-        ? null
-        : { 'x-credits-limit': String(charge.limit), 'x-credits-remaining': String(Math.max(0, charge.limit - used)) };
+    // Reserved credits are already counted: keeping them needs no store call.
+    keep(charge) {
+      metrics.spend(charge.area, charge.cost);
+      return creditHeaders(charge, charge.used);
+    },
+    async refund(charge) {
+      return creditHeaders(charge, await store.usage.refundCredits(charge.keyId, charge.period, charge.cost));
     },
   };
 }

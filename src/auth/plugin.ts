@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorCode } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
@@ -95,14 +95,22 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       };
       route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
       if (area !== 'admin' && area !== 'account' && !free) {
-        const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        // A reserved credit is kept only when the call delivered its result (2xx); anything else gives
+        // it back. Callback style: only a refund waits for the store.
+        const settle: onSendHookHandler = (request, reply, payload, done) => {
           const charge = request.charge;
-          if (!charge) return payload;
+          if (!charge) return done(null, payload);
           request.charge = null;
           // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
-          const headers = await gate.settle(charge, reply.statusCode, request.method !== 'HEAD');
-          if (headers) reply.headers(headers);
-          return payload;
+          if (request.method !== 'HEAD' && reply.statusCode >= 200 && reply.statusCode < 300) {
+            const headers = gate.keep(charge);
+            if (headers) reply.headers(headers);
+            return done(null, payload);
+          }
+          gate.refund(charge).then((headers) => {
+            if (headers) reply.headers(headers);
+            done(null, payload);
+          }, done);
         };
         route.onSend = [settle, ...[route.onSend ?? []].flat()];
       }

@@ -35,7 +35,8 @@ export function postTool<B>(
   { area, schema }: ToolRouteOptions,
   run: (body: B, caller: string) => unknown,
 ): void {
-  app.post(url, { config: { area }, schema }, async (request) =>
+  // Not an async function: Fastify sends a tool's plain value at once and awaits only a promise.
+  app.post(url, { config: { area }, schema }, (request) =>
     run(
       request.body as B,
       toolCaller(request.principal, () => clientAddress(request)),

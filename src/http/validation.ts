@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { onePerField, type FieldError } from '../errors.js';
+import { withCodePointLength } from './code-point-length.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -14,7 +15,7 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
-  return ajv;
+  return withCodePointLength(ajv);
 }
 
 /** What a failed `pattern` says in words instead of the regular expression, by pattern. */

@@ -111,10 +111,13 @@ describe('POST /v1/number-format', () => {
     });
   }
 
-  it('length limits name the limit in characters', async () => {
+  it('length limits count characters (code points) and name the limit in characters', async () => {
     for (const [currency, message] of [
       ['😀', 'must NOT have fewer than 3 characters'],
+      // Four UTF-16 units, two characters: still too short.
+      ['😀😀', 'must NOT have fewer than 3 characters'],
       ['EURO', 'must NOT have more than 3 characters'],
+      ['😀😀😀😀', 'must NOT have more than 3 characters'],
     ]) {
       const res = await format({ number: 1, format_type: 'currency', currency });
       assert.deepEqual(res.json().errors, [{ path: 'currency', message }], currency);
