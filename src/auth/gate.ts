@@ -59,6 +59,8 @@ export interface Gate {
   refund(charge: Charge): Promise<Record<string, string> | null>;
   /** Areas open to callers without a key (`PUBLIC_AREAS`). */
   readonly publicAreas: readonly Area[];
+  /** Whether a call in `area` costs credits on any configured plan (plans are fixed at startup). */
+  charges(area: Area): boolean;
 }
 
 const RATE_WINDOW_MS = 60_000;
@@ -181,6 +183,7 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
 
   return {
     publicAreas: config.publicAreas,
+    charges: (area) => Object.values(config.plans.plans).some((plan) => costOf(plan, area) > 0),
     async admit(request, area, free) {
       if (area === 'admin') {
         const given = header(request.headers, 'x-admin-token');

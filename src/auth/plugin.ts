@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorCode } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
@@ -94,23 +94,18 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
         if (pass.headers) reply.headers(pass.headers);
       };
       route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
-      if (area !== 'admin' && area !== 'account' && !free) {
-        // A reserved credit is kept only when the call delivered its result (2xx); anything else gives
-        // it back. Callback style: only a refund waits for the store.
-        const settle: onSendHookHandler = (request, reply, payload, done) => {
+      // Only an area some configured plan charges for has credits to settle.
+      if (routeArea !== 'admin' && routeArea !== 'account' && !free && gate.charges(routeArea)) {
+        // A reserved credit is kept only when the call delivered its result (2xx); anything else gives it back.
+        const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
           const charge = request.charge;
-          if (!charge) return done(null, payload);
+          if (!charge) return payload;
           request.charge = null;
           // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
-          if (request.method !== 'HEAD' && reply.statusCode >= 200 && reply.statusCode < 300) {
-            const headers = gate.keep(charge);
-            if (headers) reply.headers(headers);
-            return done(null, payload);
-          }
-          gate.refund(charge).then((headers) => {
-            if (headers) reply.headers(headers);
-            done(null, payload);
-          }, done);
+          const delivered = request.method !== 'HEAD' && reply.statusCode >= 200 && reply.statusCode < 300;
+          const headers = delivered ? gate.keep(charge) : await gate.refund(charge);
+          if (headers) reply.headers(headers);
+          return payload;
         };
         route.onSend = [settle, ...[route.onSend ?? []].flat()];
       }

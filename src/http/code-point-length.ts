@@ -14,8 +14,7 @@ function codePoints(text: string): number {
 /**
  * `maxLength`/`minLength` as ajv defines them (code points, the same errors), counting only when the
  * UTF-16 length leaves the answer open: a string has at most `length` and at least `length / 2`
- * code points. ajv counts every string in full, twice when a field has both limits, which made
- * the length checks the costliest part of validating a JWT or a JMESPath request (bench/README.md).
+ * code points. ajv counts every string in full, twice when a field has both limits.
  */
 function lengthKeyword(keyword: 'maxLength' | 'minLength'): CodeKeywordDefinition {
   const more = keyword === 'maxLength';

@@ -33,7 +33,7 @@ export function postTool<B>(
   app: FastifyInstance,
   url: string,
   { area, schema }: ToolRouteOptions,
-  run: (body: B, caller: string) => unknown,
+  run: (body: B, caller: string) => object | Promise<object>,
 ): void {
   // Not an async function: Fastify sends a tool's plain value at once and awaits only a promise.
   app.post(url, { config: { area }, schema }, (request) =>
