@@ -33,7 +33,13 @@ const payload = JSON.stringify({ ...base, pad: 'x'.repeat(1024 - JSON.stringify(
 
 const service = await startService({ dist, env: { BIN_MAX_REQUESTS: '1000' } });
 let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMiB(service.process.pid))), 200);
+// The peak of the whole run, and of the case being measured (reset as each case starts).
+let casePeakRss = 0;
+const sampler = setInterval(() => {
+  const rss = rssMiB(service.process.pid);
+  peakRss = Math.max(peakRss, rss);
+  casePeakRss = Math.max(casePeakRss, rss);
+}, 200);
 const servers = [];
 try {
   const key = { 'x-api-key': service.apiKey, 'content-type': 'application/json' };
@@ -101,6 +107,7 @@ try {
   const rows = [];
   const verdicts = [];
   for (const c of cases) {
+    casePeakRss = 0;
     const per = { service: [], ...Object.fromEntries(Object.keys(c.baselines).map((k) => [k, []])) };
     for (let round = 0; round < rounds; round++) {
       per.service.push(await measure({ ...c.service, connections, duration, warmup: round === 0 ? 2 : 0 }));
@@ -111,6 +118,7 @@ try {
       title: c.title,
       service_rps: median(per.service.map((r) => r.rps)),
       service_p99_ms: median(per.service.map((r) => r.p99_ms)),
+      service_peak_rss_mib: Math.round(casePeakRss),
     };
     for (const name of Object.keys(c.baselines)) {
       const pcts = per.service.map((r, i) => ratio(r.rps, per[name][i].rps));

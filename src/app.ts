@@ -27,7 +27,7 @@ import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
-import { recordRequests } from './http/request-record.js';
+import { recordRequests, requestCompletedLog } from './http/request-record.js';
 import { routableUrl } from './http/routable-url.js';
 import { sharedSerializers } from './http/shared-serializers.js';
 import { randomString } from './lib/ids.js';
@@ -133,7 +133,6 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerValidators(app);
   registerJsonBodyParser(app);
 
-  const logRequests = (app.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
   const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, resolveHost: options.resolveHost };
   const gate = createGate(ctx);
 
@@ -144,7 +143,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     allowCrossOrigin(request, reply);
     done();
   });
-  app.addHook('onResponse', recordRequests(ctx.metrics, logRequests));
+  app.addHook('onResponse', recordRequests(ctx.metrics, requestCompletedLog(app.log)));
   // A JSON endpoint called with no body at all sees `{}`, so its schema reports the missing fields
   // (a body sent empty reads as `{}` too, and answers 400 invalid_json when that fails: src/http/json-body.ts).
   app.addHook('onRoute', (route) => {
@@ -160,7 +159,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   await app.register(keyRoutes, ctx);
   for (const area of config.areas) await app.register(AREA_PLUGINS[area], ctx);
   // Node drops a CONNECT nobody listens for without a word: without the catch path (AREAS), it is a 404.
-  if (!config.areas.includes('webhook')) app.server.on('connect', connectNotFound(requestId, app.log));
+  if (!config.areas.includes('webhook')) app.server.on('connect', connectNotFound(requestId, app.log, ctx.metrics));
   if (config.ui) await app.register(webApp, { root: options.webRoot ?? defaultWebRoot() });
   registerPreflight(app);
   return app;

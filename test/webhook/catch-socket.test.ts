@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, listenOnLoopback, type TestApp } from '../helpers/app.js';
 import { comparable, overSocket } from '../helpers/socket-exchange.js';
 
 describe('catch: a request over a socket and through inject() answer and store alike', () => {
@@ -142,6 +142,14 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
       setTimeout(() => reject(new Error(`no answer: ${JSON.stringify(all)}`)), 5000).unref();
     });
   const requests = async () => (await t.app.inject({ method: 'GET', url: `/v1/bins/${binId}/requests`, headers: t.auth })).json();
+  /** The CONNECT lines of /metrics: `route status` → count. */
+  const connectCounts = async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
+    const counts: Record<string, number> = {};
+    for (const m of text.matchAll(/^devutil_http_requests_total\{method="CONNECT",route="([^"]+)",status="(\d+)"\} (\d+)$/gm))
+      counts[`${m[1]} ${m[2]}`] = Number(m[3]);
+    return counts;
+  };
 
   it('is captured like any method, its Content-Length body too, and answered with the catch 200 before the connection closes', async () => {
     const answer = await raw(
@@ -167,6 +175,8 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
     assert.equal(request.body, 'hello worl');
     assert.equal(request.content_length, 10);
     assert.equal(request.source_ip, '127.0.0.1');
+    // Counted in /metrics under the route pattern the other methods use.
+    assert.deepEqual(await connectCounts(), { '/v1/catch/:bin_id/* 200': 1 });
   });
 
   it('an unknown bin or another path is a 404, a body over MAX_BODY_BYTES a 413, and nothing is stored', async () => {
@@ -181,6 +191,12 @@ describe('catch: CONNECT, which Node hands to the server rather than to a route'
     assert.equal(large.status, 413);
     assert.equal(JSON.parse(large.body).code, 'payload_too_large');
     assert.equal((await requests()).total, before);
+    assert.deepEqual(await connectCounts(), {
+      '/v1/catch/:bin_id/* 200': 1,
+      '/v1/catch/:bin_id 404': 1,
+      'unmatched 404': 1,
+      '/v1/catch/:bin_id 413': 1,
+    });
   });
 });
 
@@ -269,6 +285,8 @@ describe('catch: CONNECT connections are bounded like any other', () => {
       const seen = await halfOpen(port, 'CONNECT /v1/catch/bin_x HTTP/1.1\r\nHost: h\r\n\r\n');
       assert.match(seen.data, /^HTTP\/1\.1 404 /);
       assert.equal(JSON.parse(seen.data.slice(seen.data.indexOf('\r\n\r\n') + 4)).code, 'not_found');
+      const metrics = (await t.app.inject({ method: 'GET', url: '/metrics', headers: { 'x-admin-token': ADMIN_TOKEN } })).body;
+      assert.ok(metrics.split('\n').includes('devutil_http_requests_total{method="CONNECT",route="unmatched",status="404"} 1'), metrics);
     } finally {
       await t.close();
     }

@@ -6,6 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { DevutilError, errorBody } from '../../errors.js';
 import { clientAddress } from '../../http/client-address.js';
 import { logFailure, payloadTooLarge, toDevutilError } from '../../http/error-handler.js';
+import { recordRequest, requestCompletedLog } from '../../http/request-record.js';
+import type { Metrics } from '../../ops/metrics.js';
 import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {
@@ -18,6 +20,8 @@ export interface CatchConnectOptions {
   trustProxy: boolean | string[];
   /** Headers of every catch answer, errors included. */
   headers: Record<string, string>;
+  /** Where every answered CONNECT is counted, as the routes' requests are. */
+  metrics: Metrics;
 }
 
 /** Answer JSON on the CONNECT's own response, then the connection closes (see {@link catchConnect}). */
@@ -36,6 +40,26 @@ function sendError(res: ServerResponse, err: unknown, headers: Record<string, st
 
 /** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
 const BODY_DEADLINE_MS = 10_000;
+
+/** The route pattern a CONNECT target is counted under: the one Fastify matches for any other method. */
+export function connectRoute(url: string): string {
+  const m = /^\/v1\/catch\/[^/?#]+(\/)?/.exec(url);
+  return m ? (m[1] ? '/v1/catch/:bin_id/*' : '/v1/catch/:bin_id') : 'unmatched';
+}
+
+/** Once its answer is out, count the CONNECT in the metrics and log its line, as the app's onResponse hook does for routes. */
+function recordWhenAnswered(res: ServerResponse, metrics: Metrics, log: FastifyBaseLogger, reqId: string, route: string): void {
+  const start = performance.now();
+  res.once('finish', () =>
+    recordRequest(metrics, requestCompletedLog(log), {
+      reqId,
+      method: 'CONNECT',
+      route,
+      status: res.statusCode,
+      ms: performance.now() - start,
+    }),
+  );
+}
 
 /** The bin id of `/v1/catch/{bin_id}[/…][?…]`, or null for any other target. */
 export function connectBinId(url: string): string | null {
@@ -106,6 +130,7 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
     res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
+    recordWhenAnswered(res, options.metrics, options.log, requestId, connectRoute(req.url ?? ''));
     const headers = { ...options.headers, 'x-request-id': requestId };
     try {
       const binId = connectBinId(req.url ?? '');
@@ -135,6 +160,7 @@ export type ConnectListener = ((req: IncomingMessage, socket: Duplex, head: Buff
 export function connectNotFound(
   requestId: (req: IncomingMessage) => string,
   baseLog: FastifyBaseLogger,
+  metrics: Metrics,
 ): (req: IncomingMessage, socket: Duplex) => void {
   return (req, duplex) => {
     const socket = duplex as Socket;
@@ -144,6 +170,7 @@ export function connectNotFound(
     res.assignSocket(socket);
     res.on('finish', () => socket.destroySoon());
     const id = requestId(req);
+    recordWhenAnswered(res, metrics, baseLog, id, 'unmatched');
     sendError(
       res,
       new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`),

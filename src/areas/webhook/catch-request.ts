@@ -133,6 +133,7 @@ export function prepareCatchScope(scope: FastifyInstance, ctx: AppContext): void
     maxBodyBytes: ctx.config.maxBodyBytes,
     trustProxy: ctx.config.trustProxy,
     headers: CATCH_HEADERS,
+    metrics: ctx.metrics,
   });
   scope.server.on('connect', connect);
   scope.addHook('preClose', async () => connect.closeAll());
