@@ -39,26 +39,35 @@ export async function runCpuBound<T>(job: () => Promise<T>): Promise<T> {
 /** Threads of the task pool: at most two, and one core left to the event loop. */
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 
-const taskPool = createWorkerPool<WorkerRequest, unknown>({
-  name: 'crypto',
-  worker: { from: import.meta.url, module: 'crypto-worker-tasks' },
-  maxThreads: POOL_SIZE,
-  // runCpuBound lets at most CPU_SLOTS jobs in at once.
-  maxQueue: CPU_SLOTS,
-  // No time limit: every task is bounded by its input (the estimator reads 128 characters), and
-  // stopping one on a slow machine would only turn its answer into a 500.
-});
+/** Tasks of {@link WORKER_TASKS} run on worker threads; one per app, closed with it (the crypto routes' onClose). */
+export interface CryptoWorkers {
+  /** Run `task` on a worker thread (threads start on first use) once {@link runCpuBound} gives it a slot. */
+  run<T extends WorkerTaskName>(task: T, ...args: Parameters<(typeof WORKER_TASKS)[T]>): Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
+  /** Stop the threads; a task still queued or running fails (the service is shutting down). */
+  close(): Promise<void>;
+}
 
 /**
- * Run a CPU-bound task from {@link WORKER_TASKS} on the crypto worker pool (src/workers/pool.ts),
- * whose threads start on first use, within {@link runCpuBound}'s slots.
+ * The crypto worker pool (src/workers/pool.ts) of one app. The slots of {@link runCpuBound} stay
+ * per process, as the libuv thread pool they guard is.
  *
  * @example
- *   const strength = await runInWorker('password-strength', 'hunter2', []);
+ *   const workers = createCryptoWorkers();
+ *   const strength = await workers.run('password-strength', 'hunter2', []);
+ *   await workers.close();
  */
-export function runInWorker<T extends WorkerTaskName>(
-  task: T,
-  ...args: Parameters<(typeof WORKER_TASKS)[T]>
-): Promise<ReturnType<(typeof WORKER_TASKS)[T]>> {
-  return runCpuBound(() => taskPool.run({ task, args })) as Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
+export function createCryptoWorkers(): CryptoWorkers {
+  const pool = createWorkerPool<WorkerRequest, unknown>({
+    name: 'crypto',
+    worker: { from: import.meta.url, module: 'crypto-worker-tasks' },
+    maxThreads: POOL_SIZE,
+    // runCpuBound lets at most CPU_SLOTS jobs in at once.
+    maxQueue: CPU_SLOTS,
+    // No time limit: every task is bounded by its input (the estimator reads 128 characters), and
+    // stopping one on a slow machine would only turn its answer into a 500.
+  });
+  function run<T extends WorkerTaskName>(task: T, ...args: Parameters<(typeof WORKER_TASKS)[T]>) {
+    return runCpuBound(() => pool.run({ task, args })) as Promise<ReturnType<(typeof WORKER_TASKS)[T]>>;
+  }
+  return { run, close: () => pool.close() };
 }

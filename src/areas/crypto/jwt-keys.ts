@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, X509Certificate, type JsonWebKey, ty
 import { invalidField } from '../../errors.js';
 import { jsonDepth, MAX_JSON_DEPTH } from '../../lib/json-depth.js';
 import { ecPublicPoint } from './ec-point.js';
-import { runInWorker } from './crypto-workers.js';
+import type { CryptoWorkers } from './crypto-workers.js';
 import { createTtlCache } from '../../lib/ttl-cache.js';
 import { decodeBytes, type ByteEncoding } from './bytes.js';
 import { HmacSecret } from './jwt-algorithms.js';
@@ -102,9 +102,9 @@ function mismatchedPair(): never {
  * `private_key`. PEM keys and RSA JWKs pass (checking an RSA JWK would take a signature).
  *
  * @example
- *   await checkPrivateJwk({ ...p256Jwk, d: otherKeysD }, importedKey) // throws: 422 on private_key
+ *   await checkPrivateJwk({ ...p256Jwk, d: otherKeysD }, importedKey, workers) // throws: 422 on private_key
  */
-export async function checkPrivateJwk(wire: WireKey, imported: KeyObject): Promise<void> {
+export async function checkPrivateJwk(wire: WireKey, imported: KeyObject, workers: Pick<CryptoWorkers, 'run'>): Promise<void> {
   const jwk = wireKeyOf(wire);
   if (typeof jwk === 'string') return;
   if (jwk.kty === 'OKP') {
@@ -115,7 +115,7 @@ export async function checkPrivateJwk(wire: WireKey, imported: KeyObject): Promi
   const curve = jwk.kty === 'EC' ? EC_CURVES[String(jwk.crv)] : undefined;
   if (curve === undefined || typeof jwk.d !== 'string') return;
   // A worker that fails is the service's fault (a 5xx), not the key's: only an invalid scalar (null) refuses it.
-  const point = curve.slow ? await runInWorker('ec-public-point', curve.openssl, jwk.d) : ecPublicPoint(curve.openssl, jwk.d);
+  const point = curve.slow ? await workers.run('ec-public-point', curve.openssl, jwk.d) : ecPublicPoint(curve.openssl, jwk.d);
   if (point === null) mismatchedPair(); // d out of range (0, or not below the group order)
   const bytes = Buffer.from(point, 'base64url'); // 0x04 || X || Y
   const size = (bytes.length - 1) / 2;

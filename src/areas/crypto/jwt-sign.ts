@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { invalidField } from '../../errors.js';
 import type { ByteEncoding } from './bytes.js';
+import type { CryptoWorkers } from './crypto-workers.js';
 import { JWT_ALGORITHMS, keyMismatch, type JwtAlgorithmName, type JwtKey } from './jwt-algorithms.js';
 import { checkPrivateJwk, importHmacSecret, importPrivateKey, jwkRefusal, type WireKey } from './jwt-keys.js';
 import { createSignature } from './jwt-signature.js';
@@ -52,7 +53,7 @@ const base64urlJson = (value: object) => Buffer.from(JSON.stringify(value), 'utf
  * field, a missing one, or a key the algorithm (or the JWK's own `alg`, `use`, `key_ops`, or an EC
  * or OKP JWK whose public part is not its private part's) rules out is a 422 naming the field.
  */
-async function readSigningKey(input: JwtGenerateInput): Promise<JwtKey> {
+async function readSigningKey(input: JwtGenerateInput, workers: Pick<CryptoWorkers, 'run'>): Promise<JwtKey> {
   const isHmac = JWT_ALGORITHMS[input.algorithm].family === 'hmac';
   const [keyField, other] = isHmac ? (['secret', 'private_key'] as const) : (['private_key', 'secret'] as const);
   if (input[other] !== undefined) throw invalidField(other, `does not apply to ${input.algorithm}; use ${keyField}`);
@@ -61,7 +62,7 @@ async function readSigningKey(input: JwtGenerateInput): Promise<JwtKey> {
   const key = importPrivateKey(input.private_key!);
   const refusal = keyMismatch(input.algorithm, key) ?? jwkRefusal(input.private_key!, input.algorithm, 'sign');
   if (refusal) throw invalidField('private_key', refusal);
-  await checkPrivateJwk(input.private_key!, key as KeyObject);
+  await checkPrivateJwk(input.private_key!, key as KeyObject, workers);
   return key;
 }
 
@@ -69,14 +70,15 @@ async function readSigningKey(input: JwtGenerateInput): Promise<JwtKey> {
  * `POST /v1/auth/jwt-generate`: sign a JWT (RFC 7515 compact serialization of the JSON header and
  * claims). `iat` is `now` (epoch milliseconds) unless the payload carries one; `expires_in`,
  * `not_before`, `issuer`, `subject` and `audience` set (and override) `exp`, `nbf`, `iss`, `sub`,
- * `aud`. Signing with RS*, PS*, ES384 and ES512 runs on the thread pool.
+ * `aud`. Signing with RS*, PS*, ES384 and ES512 runs on the thread pool; checking that a P-384 or P-521
+ * JWK's public part is its private part's runs on `workers`.
  *
  * @example
- *   await signJwt({ algorithm: 'HS256', secret: 'a-long-shared-secret', payload: { sub: '42' }, expires_in: 3600 }, Date.now())
+ *   await signJwt({ algorithm: 'HS256', secret: 'a-long-shared-secret', payload: { sub: '42' }, expires_in: 3600 }, Date.now(), workers)
  *   // { token: 'eyJ...', header: { alg: 'HS256', typ: 'JWT' }, payload: { sub: '42', iat: ..., exp: ... } }
  */
-export async function signJwt(input: JwtGenerateInput, now: number): Promise<SignedJwt> {
-  const key = await readSigningKey(input);
+export async function signJwt(input: JwtGenerateInput, now: number, workers: Pick<CryptoWorkers, 'run'>): Promise<SignedJwt> {
+  const key = await readSigningKey(input, workers);
   for (const [claim, valid] of Object.entries(CLAIM_TYPES)) {
     if (Object.hasOwn(input.payload, claim) && !valid(input.payload[claim]))
       throw invalidField(`payload.${claim}`, 'has the wrong type for a registered claim');

@@ -1,5 +1,5 @@
 import { invalidField } from '../../errors.js';
-import { runInWorker } from './crypto-workers.js';
+import type { CryptoWorkers } from './crypto-workers.js';
 import { ARGON2_LIMITS, hashArgon2id, verifyArgon2 } from './password-argon2.js';
 import { BCRYPT_LIMITS, hashBcrypt, verifyBcrypt } from './password-bcrypt.js';
 import { SCRYPT_LIMITS, hashScrypt, verifyScrypt } from './password-scrypt.js';
@@ -112,10 +112,10 @@ export async function verifyPassword(password: string, hash: string): Promise<{ 
  * pool, so the dictionaries' matching never holds the event loop.
  *
  * @example
- *   await measurePasswordStrength({ password: 'password123' }) // { score: 0, strength: 'very_weak', entropy_bits: ..., ... }
+ *   await measurePasswordStrength({ password: 'password123' }, workers) // { score: 0, strength: 'very_weak', entropy_bits: ..., ... }
  */
-export async function measurePasswordStrength(input: { password: string; user_inputs?: string[] }) {
-  const s = await runInWorker('password-strength', input.password, input.user_inputs ?? []);
+export async function measurePasswordStrength(input: { password: string; user_inputs?: string[] }, workers: Pick<CryptoWorkers, 'run'>) {
+  const s = await workers.run('password-strength', input.password, input.user_inputs ?? []);
   return {
     score: s.score,
     strength: s.strength,

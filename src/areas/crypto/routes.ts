@@ -3,6 +3,7 @@ import type { Area } from '../../auth/plans.js';
 import type { AppContext } from '../../context.js';
 import { postTool } from '../../http/tool-route.js';
 import { decryptAesGcm, encryptAesGcm } from './aes-gcm.js';
+import { createCryptoWorkers } from './crypto-workers.js';
 import { decryptSchema, encryptSchema } from './aes-gcm-schemas.js';
 import { hashData, signHmac, verifyHmac } from './digest.js';
 import { hashSchema, hmacSchema, hmacVerifySchema } from './digest-schemas.js';
@@ -31,18 +32,24 @@ const area: Area = 'auth';
  * admission (keys, plans, credits, rate limits).
  */
 export default async function cryptoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // Worker threads for the password estimator and the slow curves' key checks.
+  const workers = createCryptoWorkers();
+  app.addHook('onClose', () => workers.close());
+
   // Passwords: password.ts, password-generate.ts
   postTool(app, '/v1/auth/hash-password', { area, schema: hashPasswordSchema }, hashPassword);
   postTool(app, '/v1/auth/verify-password', { area, schema: verifyPasswordSchema }, (b: { password: string; hash: string }) =>
     verifyPassword(b.password, b.hash),
   );
-  postTool(app, '/v1/auth/password-strength', { area, schema: passwordStrengthSchema }, measurePasswordStrength);
+  postTool(app, '/v1/auth/password-strength', { area, schema: passwordStrengthSchema }, (b: { password: string; user_inputs?: string[] }) =>
+    measurePasswordStrength(b, workers),
+  );
   app.get<{ Querystring: GeneratePasswordInput }>('/v1/auth/generate-password', { config: { area }, schema: generatePasswordSchema }, (r) =>
     generatePasswords(r.query),
   );
 
   // JWTs and key pairs: jwt-sign.ts, jwt-verify.ts, jwt-decode.ts, keypair.ts
-  postTool(app, '/v1/auth/jwt-generate', { area, schema: jwtGenerateSchema }, (b: JwtGenerateInput) => signJwt(b, ctx.now()));
+  postTool(app, '/v1/auth/jwt-generate', { area, schema: jwtGenerateSchema }, (b: JwtGenerateInput) => signJwt(b, ctx.now(), workers));
   postTool(app, '/v1/auth/jwt-verify', { area, schema: jwtVerifySchema }, (b: JwtVerifyInput) => verifyJwt(b, ctx.now()));
   postTool(app, '/v1/auth/jwt-decode', { area, schema: jwtDecodeSchema }, (b: { token: string }) => decodeJwt(b.token));
   postTool(app, '/v1/auth/generate-keypair', { area, schema: generateKeypairSchema }, generateKeyPair);
