@@ -10,7 +10,6 @@ export interface RawCapture {
   rawHeaders: readonly string[];
   body: Buffer;
   sourceIp: string;
-  now: number;
 }
 
 /** Prefix of a stored header value given as the base64 of its bytes (bytes that are not UTF-8). */
@@ -83,10 +82,10 @@ export function originForm(target: string): string {
  * joined headers, exact body bytes.
  *
  * @example
- *   buildCapture({ binId, method: 'POST', url: '/v1/catch/bin_x/a?b=1', headers, body, sourceIp, now })
+ *   buildCapture({ binId, method: 'POST', url: '/v1/catch/bin_x/a?b=1', rawHeaders, body, sourceIp }, Date.now())
  *   // { path: '/v1/catch/bin_x/a', queryString: 'b=1', ... }
  */
-export function buildCapture(raw: RawCapture): NewCapture {
+export function buildCapture(raw: RawCapture, now: number): NewCapture {
   const url = raw.url.charCodeAt(0) === 47 /* / */ ? raw.url : originForm(raw.url);
   const q = url.indexOf('?');
   const headers = joinHeaders(raw.rawHeaders);
@@ -99,6 +98,6 @@ export function buildCapture(raw: RawCapture): NewCapture {
     body: raw.body,
     contentType: headers['content-type'] ?? '',
     sourceIp: raw.sourceIp,
-    timestamp: raw.now,
+    timestamp: now,
   };
 }

@@ -12,7 +12,7 @@ import type { RawCapture } from './catch-capture.js';
 
 export interface CatchConnectOptions {
   /** Store a capture; resolves with its request id once committed, rejects with 404 for an unknown bin. */
-  capture: (raw: Omit<RawCapture, 'now'>) => Promise<string>;
+  capture: (raw: RawCapture) => Promise<string>;
   requestId: (req: IncomingMessage) => string;
   log: FastifyBaseLogger;
   maxBodyBytes: number;

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { isoTime, timestampSchema } from '../../http/schemas.js';
-import type { BinRecord, CapturedRequestRecord, CapturedRequestSummary } from '../../storage/types.js';
+import type { BinRecord, CapturedRequestRecord, CapturedRequestSummary, NewCapture } from '../../storage/types.js';
 
 /**
  * The one place bins and captured requests are mapped to the wire (snake_case, CONTRACT §2.1-2.3),
@@ -139,12 +139,21 @@ export function requestToWire(r: CapturedRequestRecord) {
 }
 
 /**
- * The summary of a record that was just captured (what the list and the live stream show).
+ * The summary of a capture just stored under `id` (what the list and the live stream show).
  *
  * @example
- *   summaryOf(record).contentLength // record.body.length
+ *   summaryOf(record, 'req_…').contentLength // record.body.length
  */
-export function summaryOf(r: CapturedRequestRecord): CapturedRequestSummary {
-  const { headers: _h, body, ...rest } = r;
-  return { ...rest, contentLength: body.length };
+export function summaryOf(r: NewCapture, id: string): CapturedRequestSummary {
+  return {
+    id,
+    binId: r.binId,
+    method: r.method,
+    path: r.path,
+    queryString: r.queryString,
+    contentType: r.contentType,
+    contentLength: r.body.length,
+    sourceIp: r.sourceIp,
+    timestamp: r.timestamp,
+  };
 }
