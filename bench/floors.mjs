@@ -4,7 +4,9 @@
 //  - catch of a 1 KB POST, durable before the answer, against bare node:http reading the same body and
 //    answering as many bytes (>= 40%);
 //  - each devtools and crypto POST tool against the same tool behind the plain Fastify ceiling app (>= 80%);
-//  - the service's resident memory, sampled through the whole run (<= 150 MiB).
+//  - the service's resident memory, sampled through the whole run (<= 150 MiB); each case's row gives the
+//    resident memory as the case starts and its peak during the case (the process rarely returns memory, so
+//    a peak includes what earlier cases left).
 // Servers are measured in alternating rounds (service, baseline, service, ...); ratios are the medians of
 // the per-round ratios. Run: npm run build && (cd bench && npm install && node floors.mjs)
 // [BENCH_SECONDS=5, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50; DIST=<another build's dist>]
@@ -107,7 +109,8 @@ try {
   const rows = [];
   const verdicts = [];
   for (const c of cases) {
-    casePeakRss = 0;
+    const startRss = rssMiB(service.process.pid);
+    casePeakRss = startRss;
     const per = { service: [], ...Object.fromEntries(Object.keys(c.baselines).map((k) => [k, []])) };
     for (let round = 0; round < rounds; round++) {
       per.service.push(await measure({ ...c.service, connections, duration, warmup: round === 0 ? 2 : 0 }));
@@ -118,6 +121,7 @@ try {
       title: c.title,
       service_rps: median(per.service.map((r) => r.rps)),
       service_p99_ms: median(per.service.map((r) => r.p99_ms)),
+      service_start_rss_mib: Math.round(startRss),
       service_peak_rss_mib: Math.round(casePeakRss),
     };
     for (const name of Object.keys(c.baselines)) {

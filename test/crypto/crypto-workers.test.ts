@@ -37,4 +37,20 @@ describe('crypto worker threads', () => {
       assert.ok(await waitUntil(() => threads() <= before, 5000), `threads ${before} -> ${during} -> ${threads()} after app.close()`);
     },
   );
+
+  it('belong to their app: closing one app leaves another app in the process its own', async () => {
+    const [a, b] = await Promise.all([buildTestApp(), buildTestApp()]);
+    const estimate = (t: typeof a) =>
+      t.app.inject({ method: 'POST', url: '/v1/auth/password-strength', headers: t.auth, payload: { password: 'password123' } });
+    try {
+      assert.equal((await estimate(a)).statusCode, 200);
+      assert.equal((await estimate(b)).statusCode, 200);
+      await a.close();
+      const res = await estimate(b);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().strength, 'very_weak');
+    } finally {
+      await b.close();
+    }
+  });
 });

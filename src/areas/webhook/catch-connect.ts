@@ -41,12 +41,6 @@ function sendError(res: ServerResponse, err: unknown, headers: Record<string, st
 /** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
 const BODY_DEADLINE_MS = 10_000;
 
-/** The route pattern a CONNECT target is counted under: the one Fastify matches for any other method. */
-export function connectRoute(url: string): string {
-  const m = /^\/v1\/catch\/[^/?#]+(\/)?/.exec(url);
-  return m ? (m[1] ? '/v1/catch/:bin_id/*' : '/v1/catch/:bin_id') : 'unmatched';
-}
-
 /** Once its answer is out, count the CONNECT in the metrics and log its line, as the app's onResponse hook does for routes. */
 function recordWhenAnswered(res: ServerResponse, metrics: Metrics, log: FastifyBaseLogger, reqId: string, route: string): void {
   const start = performance.now();
@@ -61,10 +55,18 @@ function recordWhenAnswered(res: ServerResponse, metrics: Metrics, log: FastifyB
   );
 }
 
-/** The bin id of `/v1/catch/{bin_id}[/…][?…]`, or null for any other target. */
-export function connectBinId(url: string): string | null {
-  const m = /^\/v1\/catch\/([^/?#]+)/.exec(url);
-  return m ? m[1]! : null;
+/**
+ * The bin a CONNECT target names, and the route pattern it is counted under in /metrics: the one
+ * Fastify matches for any other method.
+ *
+ * @example
+ *   connectTarget('/v1/catch/bin_x/a?b=1') // { binId: 'bin_x', route: '/v1/catch/:bin_id/*' }
+ *   connectTarget('example.test:443') // { binId: null, route: 'unmatched' }
+ */
+function connectTarget(url: string): { binId: string | null; route: string } {
+  const m = /^\/v1\/catch\/([^/?#]+)(\/)?/.exec(url);
+  if (!m) return { binId: null, route: 'unmatched' };
+  return { binId: m[1]!, route: m[2] ? '/v1/catch/:bin_id/*' : '/v1/catch/:bin_id' };
 }
 
 /**
@@ -114,7 +116,7 @@ function trustOf(trustProxy: boolean | string[]): ((address: string, hop: number
  * the connection is closed (no tunnel is opened); any other CONNECT target is a 404.
  *
  * @example
- *   app.server.on('connect', catchConnect({ capture, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers }));
+ *   app.server.on('connect', catchConnect({ capture, requestId, log, maxBodyBytes: 1048576, trustProxy: false, headers, metrics }));
  */
 export function catchConnect(options: CatchConnectOptions): ConnectListener {
   const trust = trustOf(options.trustProxy);
@@ -130,10 +132,10 @@ export function catchConnect(options: CatchConnectOptions): ConnectListener {
     // Closed once the answer is out, whether or not the client closes its side (no half-open socket is kept).
     res.on('finish', () => socket.destroySoon());
     const requestId = options.requestId(req);
-    recordWhenAnswered(res, options.metrics, options.log, requestId, connectRoute(req.url ?? ''));
+    const { binId, route } = connectTarget(req.url ?? '');
+    recordWhenAnswered(res, options.metrics, options.log, requestId, route);
     const headers = { ...options.headers, 'x-request-id': requestId };
     try {
-      const binId = connectBinId(req.url ?? '');
       if (binId === null) throw new DevutilError('not_found', `No route CONNECT ${(req.url ?? '').split('?')[0]}.`);
       // As for every other method: the address Fastify's request.ip gives (proxy-addr with TRUST_PROXY), then src/http/client-address.ts.
       const sourceIp = clientAddress({ ip: trust ? proxyAddr(req, trust) : (socket.remoteAddress ?? ''), socket });

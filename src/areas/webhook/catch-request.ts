@@ -83,8 +83,8 @@ function preflightHeaders(request: FastifyRequest): Record<string, string> | nul
  * through different instances keep the order in which the captures were stored.
  */
 async function storeCapture(ctx: AppContext, raw: RawCapture): Promise<string> {
-  // The clock as a second argument: in Node 20, an object spread followed by another property
-  // (`{ ...raw, now }`) outlived a young-generation GC every time, and each capture left garbage in the old one.
+  // The clock goes as a second argument, not as `{ ...raw, now }`: V8 keeps an object made by a spread
+  // plus a property past a young-generation GC, so one per capture fills the old generation (bench/README.md).
   const record = buildCapture(raw, ctx.now());
   const announce = { channel: binChannel(raw.binId), message: (id: string) => JSON.stringify(summaryToWire(summaryOf(record, id))) };
   const captured = await ctx.store.bins.captureRequest(record, { maxRequests: ctx.config.binMaxRequests, now: record.timestamp, announce });
