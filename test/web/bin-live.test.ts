@@ -246,6 +246,8 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     const opened = await web.openSignedIn(`/bins/${bin.bin_id}`);
     const { page, assertNoProblems, close } = opened;
     await waitLive(page);
+    // The first page read done: a 404 to it would race the stream's `end` event that names the reason.
+    await page.getByRole('heading', { name: 'No requests yet' }).waitFor();
     await web.api('DELETE', `/v1/bins/${bin.bin_id}`);
     const alert = page.getByRole('alert');
     await alert.waitFor();
