@@ -1,15 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { buildTestApp } from '../helpers/app.js';
-
-const threads = () => readdirSync('/proc/self/task').length;
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (check()) return true;
-  return check();
-}
+import { threadCount, waitUntil } from '../helpers/threads.js';
 
 describe('crypto worker threads', () => {
   it(
@@ -20,7 +13,7 @@ describe('crypto worker threads', () => {
       let before: number;
       let during: number;
       try {
-        before = threads();
+        before = threadCount();
         const res = await t.app.inject({
           method: 'POST',
           url: '/v1/auth/password-strength',
@@ -29,12 +22,15 @@ describe('crypto worker threads', () => {
         });
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().strength, 'very_strong');
-        during = threads();
+        during = threadCount();
         assert.ok(during > before, `threads ${before} -> ${during}: the estimator ran on a worker thread`);
       } finally {
         await t.close();
       }
-      assert.ok(await waitUntil(() => threads() <= before, 5000), `threads ${before} -> ${during} -> ${threads()} after app.close()`);
+      assert.ok(
+        await waitUntil(() => threadCount() <= before, 5000),
+        `threads ${before} -> ${during} -> ${threadCount()} after app.close()`,
+      );
     },
   );
 

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { createRegexPool } from '../../src/areas/devtools/regex-pool.js';
 import { compilePattern } from '../../src/areas/devtools/regex-syntax.js';
+import { threadCount, waitUntil } from '../helpers/threads.js';
 
 const LIMITS = { maxMatches: 10, maxOutputChars: 1000, maxOutputValues: 1000 };
-const threads = () => readdirSync('/proc/self/task').length;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) if (check()) return true;
-  return check();
-}
 
 describe('regex pool', () => {
   it(
@@ -31,7 +26,7 @@ describe('regex pool', () => {
       });
       try {
         await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
-        const warm = threads();
+        const warm = threadCount();
         let slowAnswered = false;
         const slow = assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(30)}!`, LIMITS, 'attacker'), {
           code: 'regex_timeout',
@@ -44,9 +39,9 @@ describe('regex pool', () => {
           [['b'], ['c']],
         );
         assert.equal(slowAnswered, false);
-        const grown = threads();
+        const grown = threadCount();
         await slow;
-        assert.ok(await waitUntil(() => threads() <= warm, 3000), `threads ${warm} -> ${grown} -> ${threads()} after idling`);
+        assert.ok(await waitUntil(() => threadCount() <= warm, 3000), `threads ${warm} -> ${grown} -> ${threadCount()} after idling`);
         // The warm thread stays and still works.
         assert.deepEqual(
           (await pool.run(compilePattern('c', ''), 'abc', LIMITS, 'b')).matches.map((m) => m.match),
@@ -104,7 +99,7 @@ describe('regex pool', () => {
     'close() also waits for a thread still being terminated after a timeout',
     { skip: !existsSync('/proc/self/task') && 'no /proc/self/task' },
     async () => {
-      const baseline = threads();
+      const baseline = threadCount();
       const pool = createRegexPool({
         size: 1,
         maxThreads: 2,
@@ -118,7 +113,7 @@ describe('regex pool', () => {
       await pool.run(compilePattern('a', ''), 'a', LIMITS, 'warm');
       await assert.rejects(pool.run(compilePattern('(a+)+$', ''), `${'a'.repeat(40)}!`, LIMITS, 'attacker'), { code: 'regex_timeout' });
       await pool.close();
-      assert.equal(threads(), baseline);
+      assert.equal(threadCount(), baseline);
     },
   );
 
