@@ -134,7 +134,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerJsonBodyParser(app);
 
   const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, resolveHost: options.resolveHost };
-  const gate = createGate(ctx);
+  const gate = createGate(ctx, keys);
 
   // Every request, 404s included: its id on the answer, CORS for a browser on another origin
   // (src/http/cors.ts), and its metrics and log line once answered.

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { DevutilError } from '../errors.js';
 import type { ApiKeyRecord } from '../storage/types.js';
 import { creditPeriodAt } from './credit-period.js';
-import { findActiveKey, type DigestMemo } from './keys.js';
+import type { CachedKeyStore } from './key-cache.js';
+import { keyDigest, type DigestMemo } from './keys.js';
 import { costOf, findPlan, type Area, type Plan } from './plans.js';
 
 /**
@@ -83,6 +84,22 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return value === '' ? undefined : value;
 }
 
+/** The key a request presents: its secret, and the host of the marketplace proxy it came through (null: sent directly). */
+interface PresentedKey {
+  secret: string;
+  /** `X-Marketplace-Host`, lower-cased (undefined when the proxy sent none); null for `X-API-Key`. */
+  proxyHost: string | null | undefined;
+}
+
+/** The key a request presents: `X-API-Key`, else a marketplace proxy's `X-Marketplace-Key`; null for none. */
+function presentedKey(headers: IncomingHttpHeaders): PresentedKey | null {
+  const apiKey = header(headers, 'x-api-key');
+  if (apiKey !== undefined) return { secret: apiKey, proxyHost: null };
+  const marketKey = header(headers, 'x-marketplace-key');
+  if (marketKey !== undefined) return { secret: marketKey, proxyHost: header(headers, 'x-marketplace-host')?.toLowerCase() };
+  return null;
+}
+
 /**
  * The connection's memo of its last key and digest: it lives and dies with the socket, so a secret
  * is only ever remembered for the connection that sent it (no process-wide table of secrets).
@@ -100,36 +117,36 @@ function digestMemo(socket: GateRequest['socket']): DigestMemo | undefined {
  * plugin (src/auth/plugin.ts) runs it for every route that is not public.
  *
  * @example
- *   const gate = createGate(ctx);
+ *   const gate = createGate(ctx, await withKeyCache(store.keys, Date.now, store.pubsub));
  *   const pass = await gate.admit({ headers: req.headers, socket: req.socket, ip: () => '' }, 'devtools', false);
  *   // ... answer ..., then
  *   if (pass.charge) gate.keep(pass.charge); // a 2xx → { 'x-credits-limit': '1000', 'x-credits-remaining': '999' } (else await gate.refund(pass.charge))
  */
-export function createGate({ config, store, now, metrics }: Pick<AppContext, 'config' | 'store' | 'now' | 'metrics'>): Gate {
+export function createGate(
+  { config, store, now, metrics }: Pick<AppContext, 'config' | 'store' | 'now' | 'metrics'>,
+  keys: CachedKeyStore,
+): Gate {
   const adminDigest = config.adminToken ? digest(config.adminToken) : null;
 
-  async function identify(request: GateRequest, area: RouteArea): Promise<Principal> {
-    const apiKey = header(request.headers, 'x-api-key');
-    const marketKey = header(request.headers, 'x-marketplace-key');
-    let key: ApiKeyRecord | null;
-    if (apiKey !== undefined) {
-      // A marketplace-bound key is only valid through its proxy (with its host).
-      key = await findActiveKey(store.keys, apiKey, digestMemo(request.socket));
-      if (key?.marketplaceHost) key = null;
-    } else if (marketKey !== undefined) {
-      const host = header(request.headers, 'x-marketplace-host')?.toLowerCase();
-      key = await findActiveKey(store.keys, marketKey, digestMemo(request.socket));
-      if (!key?.marketplaceHost || key.marketplaceHost !== host) key = null;
-    } else {
-      if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
-        return { key: null, plan: findPlan(config.plans, config.plans.defaultPlan)! };
-      }
-      throw new DevutilError('missing_api_key');
+  /** The caller's principal for the key it presents, once its record is known (null: unknown). */
+  function principalOf(presented: PresentedKey, record: ApiKeyRecord | null): Principal {
+    // A marketplace-bound key is valid only through its proxy (with its host), and only such a key is.
+    const valid =
+      record !== null &&
+      record.revokedAt === null &&
+      (presented.proxyHost === null ? !record.marketplaceHost : !!record.marketplaceHost && record.marketplaceHost === presented.proxyHost);
+    if (!valid) throw new DevutilError('invalid_api_key');
+    const plan = findPlan(config.plans, record.plan);
+    if (!plan) throw new DevutilError('forbidden', `The key's plan "${record.plan}" is not configured on this server.`);
+    return { key: record, plan };
+  }
+
+  /** The principal of a caller that presents no key: anonymous in a public area, else refused. */
+  function anonymous(area: RouteArea): Principal {
+    if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
+      return { key: null, plan: findPlan(config.plans, config.plans.defaultPlan)! };
     }
-    if (!key) throw new DevutilError('invalid_api_key');
-    const plan = findPlan(config.plans, key.plan);
-    if (!plan) throw new DevutilError('forbidden', `The key's plan "${key.plan}" is not configured on this server.`);
-    return { key, plan };
+    throw new DevutilError('missing_api_key');
   }
 
   async function countRequest(request: GateRequest, principal: Principal, limit: number): Promise<Record<string, string>> {
@@ -193,7 +210,15 @@ export function createGate({ config, store, now, metrics }: Pick<AppContext, 'co
         }
         return { principal: null, charge: null, headers: null };
       }
-      const principal = await identify(request, area);
+      const presented = presentedKey(request.headers);
+      let principal: Principal;
+      if (presented === null) principal = anonymous(area);
+      else {
+        const digest = keyDigest(presented.secret, digestMemo(request.socket));
+        if (digest === null) throw new DevutilError('invalid_api_key');
+        // A key looked up in the last seconds is answered from the cache, without a turn through the store.
+        principal = principalOf(presented, keys.cached(digest) ?? (await keys.findKeyByDigest(digest)));
+      }
       if (area !== 'account' && !principal.plan.areas.includes(area)) {
         throw new DevutilError('forbidden', `The "${principal.plan.name}" plan does not include the ${area} area.`);
       }

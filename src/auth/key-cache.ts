@@ -11,7 +11,11 @@ const MAX_ENTRIES = 10_000;
 export const ANNOUNCEMENT_WAIT_MS = 1_000;
 
 /** A key store with a cache, and the end of its subscription to key changes. */
-export type CachedKeyStore = KeyStore & { close(): Promise<void> };
+export type CachedKeyStore = KeyStore & {
+  /** The key record of `digest` when a fresh copy is cached, without asking the store; else undefined. */
+  cached(digest: string): ApiKeyRecord | undefined;
+  close(): Promise<void>;
+};
 
 /**
  * A key store that remembers found keys for a short while, so authenticating a request costs no
@@ -82,11 +86,16 @@ export async function withKeyCache(keys: KeyStore, now: () => number, pubsub: Pu
     }
   };
   const unsubscribe = await pubsub.subscribe(KEY_CHANGES_CHANNEL, heard);
+  const cached = (digest: string) => {
+    const hit = byDigest.get(digest);
+    return hit && hit.until > now() ? hit.record : undefined;
+  };
   return {
     ...keys,
+    cached,
     async findKeyByDigest(digest) {
-      const hit = byDigest.get(digest);
-      if (hit && hit.until > now()) return hit.record;
+      const hit = cached(digest);
+      if (hit) return hit;
       const asked = changes;
       const record = await keys.findKeyByDigest(digest);
       if (!record) byDigest.delete(digest);

@@ -68,29 +68,26 @@ export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: A
 }
 
 /**
- * The active key a secret belongs to, or null (unknown format, unknown digest, revoked).
+ * The digest a presented secret is looked up by, or null when it is not in the key format.
  * `memo` remembers the last secret and its digest for one caller (a connection), so a client that
  * sends the same key on every request of a keep-alive connection has it hashed once.
  *
  * @example
- *   await findActiveKey(store.keys, 'dk_0123456789abcdefghijABCDEFGHIJKL') // its ApiKeyRecord, or null
+ *   keyDigest('dk_0123456789abcdefghijABCDEFGHIJKL') // '5d41…' (64 hex digits)
+ *   keyDigest('not-a-key') // null
  */
-export async function findActiveKey(keys: KeyStore, secret: string, memo?: DigestMemo): Promise<ApiKeyRecord | null> {
-  let digest: string;
-  if (memo !== undefined && memo.secret === secret) digest = memo.digest;
-  else {
-    if (!API_KEY_PATTERN.test(secret)) return null;
-    digest = digestSecret(secret);
-    if (memo !== undefined) {
-      memo.secret = secret;
-      memo.digest = digest;
-    }
+export function keyDigest(secret: string, memo?: DigestMemo): string | null {
+  if (memo !== undefined && memo.secret === secret) return memo.digest;
+  if (!API_KEY_PATTERN.test(secret)) return null;
+  const digest = digestSecret(secret);
+  if (memo !== undefined) {
+    memo.secret = secret;
+    memo.digest = digest;
   }
-  const record = await keys.findKeyByDigest(digest);
-  return record && record.revokedAt === null ? record : null;
+  return digest;
 }
 
-/** The last secret one connection presented and its digest (see {@link findActiveKey}). */
+/** The last secret one connection presented and its digest (see {@link keyDigest}). */
 export interface DigestMemo {
   secret: string | null;
   digest: string;

@@ -97,15 +97,30 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       // Only an area some configured plan charges for has credits to settle.
       if (routeArea !== 'admin' && routeArea !== 'account' && !free && gate.charges(routeArea)) {
         // A reserved credit is kept only when the call delivered its result (2xx); anything else gives it back.
-        const settle = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+        // Callback style: only a refund waits for the store, so a call without one is answered in the same turn.
+        const settle = (
+          request: FastifyRequest,
+          reply: FastifyReply,
+          payload: unknown,
+          done: (err: Error | null, payload?: unknown) => void,
+        ) => {
           const charge = request.charge;
-          if (!charge) return payload;
+          if (!charge) return done(null, payload);
           request.charge = null;
           // HEAD runs the GET's work (and is refused when no credit is left) but delivers no result: its credit is given back.
           const delivered = request.method !== 'HEAD' && reply.statusCode >= 200 && reply.statusCode < 300;
-          const headers = delivered ? gate.keep(charge) : await gate.refund(charge);
-          if (headers) reply.headers(headers);
-          return payload;
+          if (delivered) {
+            const headers = gate.keep(charge);
+            if (headers) reply.headers(headers);
+            return done(null, payload);
+          }
+          gate.refund(charge).then(
+            (headers) => {
+              if (headers) reply.headers(headers);
+              done(null, payload);
+            },
+            (err: Error) => done(err),
+          );
         };
         route.onSend = [settle, ...[route.onSend ?? []].flat()];
       }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ANNOUNCEMENT_WAIT_MS, withKeyCache } from '../../src/auth/key-cache.js';
+import { ANNOUNCEMENT_WAIT_MS, KEY_CACHE_TTL_MS, withKeyCache } from '../../src/auth/key-cache.js';
 import { KEY_CHANGES_CHANNEL, type ApiKeyRecord, type KeyStore, type PubSub } from '../../src/storage/types.js';
 
 const record: ApiKeyRecord = {
@@ -75,6 +75,26 @@ describe('key cache: a change answers once its announcement is heard', () => {
     assert.equal(await cached.revokeKey(record.id, 0), true);
     const waited = Date.now() - started;
     assert.ok(waited >= ANNOUNCEMENT_WAIT_MS - 10 && waited < ANNOUNCEMENT_WAIT_MS + 500, `returned after ${waited} ms`);
+    await cached.close();
+  });
+});
+
+describe('key cache: what it answers without asking the store', () => {
+  it('a key is cached once looked up, until a change to it is announced or its time is up', async () => {
+    const { keys, pubsub } = storeAnnouncingAfter(0);
+    let clock = 1_000;
+    const cached = await withKeyCache(keys, () => clock, pubsub);
+    assert.equal(cached.cached(record.digest), undefined, 'nothing before the first lookup');
+    assert.deepEqual(await cached.findKeyByDigest(record.digest), record);
+    assert.deepEqual(cached.cached(record.digest), record);
+    assert.equal(await cached.findKeyByDigest('d_unknown'), null);
+    assert.equal(cached.cached('d_unknown'), undefined, 'a miss is not cached');
+    clock += KEY_CACHE_TTL_MS;
+    assert.equal(cached.cached(record.digest), undefined, `gone after ${KEY_CACHE_TTL_MS} ms`);
+    await cached.findKeyByDigest(record.digest);
+    assert.deepEqual(cached.cached(record.digest), record);
+    assert.equal(await cached.revokeKey(record.id, clock), true);
+    assert.equal(cached.cached(record.digest), undefined, 'gone once its revocation is heard');
     await cached.close();
   });
 });
