@@ -84,19 +84,15 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return value === '' ? undefined : value;
 }
 
-/** The key a request presents: its secret, and the host of the marketplace proxy it came through (null: sent directly). */
-interface PresentedKey {
-  secret: string;
-  /** `X-Marketplace-Host`, lower-cased (undefined when the proxy sent none); null for `X-API-Key`. */
-  proxyHost: string | null | undefined;
-}
+/** The key a request presents: its secret, sent directly or through a marketplace proxy (with the proxy's host). */
+type PresentedKey = { secret: string; via: 'direct' } | { secret: string; via: 'marketplace'; host: string | undefined };
 
 /** The key a request presents: `X-API-Key`, else a marketplace proxy's `X-Marketplace-Key`; null for none. */
 function presentedKey(headers: IncomingHttpHeaders): PresentedKey | null {
   const apiKey = header(headers, 'x-api-key');
-  if (apiKey !== undefined) return { secret: apiKey, proxyHost: null };
+  if (apiKey !== undefined) return { secret: apiKey, via: 'direct' };
   const marketKey = header(headers, 'x-marketplace-key');
-  if (marketKey !== undefined) return { secret: marketKey, proxyHost: header(headers, 'x-marketplace-host')?.toLowerCase() };
+  if (marketKey !== undefined) return { secret: marketKey, via: 'marketplace', host: header(headers, 'x-marketplace-host')?.toLowerCase() };
   return null;
 }
 
@@ -130,11 +126,11 @@ export function createGate(
 
   /** The caller's principal for the key it presents, once its record is known (null: unknown). */
   function principalOf(presented: PresentedKey, record: ApiKeyRecord | null): Principal {
-    // A marketplace-bound key is valid only through its proxy (with its host), and only such a key is.
+    // A marketplace-bound key is valid only through its proxy (with its host), and a proxy may present only such a key.
     const valid =
       record !== null &&
       record.revokedAt === null &&
-      (presented.proxyHost === null ? !record.marketplaceHost : !!record.marketplaceHost && record.marketplaceHost === presented.proxyHost);
+      (presented.via === 'direct' ? !record.marketplaceHost : !!record.marketplaceHost && record.marketplaceHost === presented.host);
     if (!valid) throw new DevutilError('invalid_api_key');
     const plan = findPlan(config.plans, record.plan);
     if (!plan) throw new DevutilError('forbidden', `The key's plan "${record.plan}" is not configured on this server.`);
@@ -142,7 +138,7 @@ export function createGate(
   }
 
   /** The principal of a caller that presents no key: anonymous in a public area, else refused. */
-  function anonymous(area: RouteArea): Principal {
+  function admitWithoutKey(area: RouteArea): Principal {
     if (area !== 'account' && area !== 'admin' && config.publicAreas.includes(area as Area)) {
       return { key: null, plan: findPlan(config.plans, config.plans.defaultPlan)! };
     }
@@ -212,11 +208,11 @@ export function createGate(
       }
       const presented = presentedKey(request.headers);
       let principal: Principal;
-      if (presented === null) principal = anonymous(area);
+      if (presented === null) principal = admitWithoutKey(area);
       else {
         const digest = keyDigest(presented.secret, digestMemo(request.socket));
         if (digest === null) throw new DevutilError('invalid_api_key');
-        // A key looked up in the last seconds is answered from the cache, without a turn through the store.
+        // A cached key is read synchronously, so the common path has no await.
         principal = principalOf(presented, keys.cached(digest) ?? (await keys.findKeyByDigest(digest)));
       }
       if (area !== 'account' && !principal.plan.areas.includes(area)) {

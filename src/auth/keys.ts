@@ -73,7 +73,7 @@ export async function rotateKey(keys: KeyStore, id: string): Promise<{ record: A
  * sends the same key on every request of a keep-alive connection has it hashed once.
  *
  * @example
- *   keyDigest('dk_0123456789abcdefghijABCDEFGHIJKL') // '5d41…' (64 hex digits)
+ *   keyDigest('dk_0123456789abcdefghijABCDEFGHIJKL') // 'fe73e9e1…' (64 hex digits)
  *   keyDigest('not-a-key') // null
  */
 export function keyDigest(secret: string, memo?: DigestMemo): string | null {

@@ -114,12 +114,16 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
             if (headers) reply.headers(headers);
             return done(null, payload);
           }
+          // A refund the store cannot make costs the caller a credit; it does not replace the call's own answer.
           gate.refund(charge).then(
             (headers) => {
               if (headers) reply.headers(headers);
               done(null, payload);
             },
-            (err: Error) => done(err),
+            (err: unknown) => {
+              request.log.error({ reqId: request.id, err, keyId: charge.keyId }, 'credit refund failed');
+              done(null, payload);
+            },
           );
         };
         route.onSend = [settle, ...[route.onSend ?? []].flat()];

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, createClock, type TestApp } from '../helpers/app.js';
 import { registerProbeRoutes } from '../helpers/routes.js';
+import { createSqliteStore } from '../../src/storage/sqlite/sqlite-store.js';
+import type { Store } from '../../src/storage/types.js';
 
 function plansFile(doc: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'devutil-plans-')), 'plans.json');
@@ -143,6 +145,40 @@ describe('credits', () => {
     const other = await t.app.inject({ method: 'POST', url: '/v1/bins', headers: { ...json, 'x-api-key': limited.secret }, payload: {} });
     assert.equal(other.statusCode, 403);
     assert.equal(other.headers['x-ratelimit-limit'], undefined);
+  });
+});
+
+describe('credits: a refund the store cannot make', () => {
+  it('the failed call keeps its own answer, without credit headers, and the service goes on', async () => {
+    const store = createSqliteStore({ dataDir: ':memory:' });
+    let refunds = 0;
+    const failing: Store = {
+      ...store,
+      usage: {
+        ...store.usage,
+        refundCredits: async () => {
+          refunds++;
+          throw new Error('store down');
+        },
+      },
+    };
+    const t = await buildTestApp({ env: { PLANS_FILE: PLANS }, store: failing, extraRoutes: registerProbeRoutes });
+    try {
+      const { secret } = await t.newKey('tiny');
+      const headers = { ...json, 'x-api-key': secret };
+      const failed = await t.app.inject({ method: 'POST', url: '/test/metered-fails', headers, payload: {} });
+      assert.equal(refunds, 1);
+      assert.equal(failed.statusCode, 422);
+      assert.equal(failed.json().code, 'validation_error');
+      assert.equal(failed.json().detail, 'probe failure');
+      assert.equal(failed.headers['x-credits-remaining'], undefined);
+      const ok = await t.app.inject({ method: 'POST', url: '/test/metered', headers, payload: {} });
+      assert.equal(ok.statusCode, 200);
+      // The credit the store could not give back stays spent.
+      assert.equal(ok.headers['x-credits-remaining'], '1');
+    } finally {
+      await t.close();
+    }
   });
 });
 

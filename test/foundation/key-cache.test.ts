@@ -89,11 +89,16 @@ describe('key cache: what it answers without asking the store', () => {
     assert.deepEqual(cached.cached(record.digest), record);
     assert.equal(await cached.findKeyByDigest('d_unknown'), null);
     assert.equal(cached.cached('d_unknown'), undefined, 'a miss is not cached');
-    clock += KEY_CACHE_TTL_MS;
+    clock += KEY_CACHE_TTL_MS - 1;
+    assert.deepEqual(cached.cached(record.digest), record, `still cached ${KEY_CACHE_TTL_MS - 1} ms later`);
+    clock += 1;
     assert.equal(cached.cached(record.digest), undefined, `gone after ${KEY_CACHE_TTL_MS} ms`);
     await cached.findKeyByDigest(record.digest);
     assert.deepEqual(cached.cached(record.digest), record);
-    assert.equal(await cached.revokeKey(record.id, clock), true);
+    // Revoked through another instance: only the store's announcement tells this cache.
+    assert.equal(await keys.revokeKey(record.id, clock), true);
+    assert.deepEqual(cached.cached(record.digest), record, 'not yet announced');
+    await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(cached.cached(record.digest), undefined, 'gone once its revocation is heard');
     await cached.close();
   });
