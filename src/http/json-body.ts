@@ -12,8 +12,9 @@ export const JSON_BODY_LIMIT = 2 * 1024 * 1024;
 // no leading zeros, and a two-digit exponent adds at most 99) at least 210 integer digits in a row:
 // text with neither needs no walk for them.
 const LONG_EXPONENT = /\d[eE]\+?\d{3}/;
+const LONG_RUN = 210;
 // Anchored at the start of a run of digits, so each run is scanned once rather than from every digit in it.
-const LONG_DIGITS = /(?<![0-9])[0-9]{210}/;
+const LONG_DIGITS = new RegExp(`(?<![0-9])[0-9]{${LONG_RUN}}`);
 
 /** Where the first non-finite number in `value` is (`arrays[0][2]`, `number`), or null. */
 function nonFiniteAt(value: unknown, path: string): string | null {
@@ -37,7 +38,8 @@ function nonFiniteAt(value: unknown, path: string): string | null {
 
 /** 422 for a number too large for a double: it would otherwise be changed, silently, into infinity or `null`. */
 function refuseNonFinite(text: string, value: unknown): void {
-  if (!LONG_EXPONENT.test(text) && !LONG_DIGITS.test(text)) return;
+  // Most bodies are shorter than such a run of digits: no second scan for them.
+  if (!LONG_EXPONENT.test(text) && (text.length < LONG_RUN || !LONG_DIGITS.test(text))) return;
   const at = nonFiniteAt(value, '');
   if (at === null) return;
   throw new DevutilError('validation_error', `${at} is a number too large to represent (beyond ±1.7976931348623157e308).`, {
