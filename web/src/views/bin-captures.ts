@@ -10,6 +10,12 @@ export type Capture = ApiResult<'get', '/v1/bins/{bin_id}/requests'>['requests']
 /** Requests per page, the API's largest. */
 export const PAGE_SIZE = 200;
 
+/**
+ * How long a page read's 404 waits, while the stream is open, for the stream's `end` event: it names
+ * why the bin went away (deleted, expired), where a 404 only says that it is not there.
+ */
+const END_EVENT_WAIT_MS = 2_000;
+
 interface State {
   /** Newest first. */
   shown: Capture[];
@@ -119,6 +125,7 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
   const [error, setError] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const stream = useRef<LiveStream | null>(null);
+  const streamOpen = useRef(false);
   const known = useRef(0);
   known.current = state.shown.length + state.held.length;
 
@@ -131,10 +138,16 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
       if (offset === 0 && newest !== undefined) stream.current?.resumeFrom(newest.request_id);
     } catch (err) {
       const reason = goneReasonOf(err);
-      if (reason !== null) {
-        stream.current?.close();
-        setGone(reason);
-      } else setError(err instanceof ApiError ? err.detail : String(err));
+      if (reason === null) setError(err instanceof ApiError ? err.detail : String(err));
+      else {
+        // The first reason given stands: the stream's own, when its `end` event comes in time.
+        const giveUp = () => {
+          stream.current?.close();
+          setGone((given) => given ?? reason);
+        };
+        if (reason === 'not_found' && streamOpen.current) setTimeout(giveUp, END_EVENT_WAIT_MS);
+        else giveUp();
+      }
     }
   };
 
@@ -154,10 +167,11 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
       },
       onStatus(next) {
         setStatus(next);
+        streamOpen.current = next === 'live';
         // The first page waits for the stream to be open (or to have failed once), so nothing falls in between.
         if (next === 'live' || next === 'reconnecting') readFirstPage();
       },
-      onClosed: setGone,
+      onClosed: (reason) => setGone((given) => given ?? reason),
       isFinal: goneReasonOf,
     });
     stream.current = live;
