@@ -93,8 +93,9 @@ function Failures({ failures, dataHost }: { failures: Failure[]; dataHost: { cur
     <ol class="json-schema-errors">
       {failures.map((failure, i) => {
         const pointer = pointerOf(failure.path);
+        // Keyed by what it names: a list that changes as it is clicked never reuses a button for another failure.
         return (
-          <li key={i}>
+          <li key={`${i} ${pointer} ${failure.schema_path}`}>
             <button
               type="button"
               class="json-schema-error"
