@@ -259,27 +259,36 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     await close();
   });
 
-  it('a bin deleted while its first page is read says it was deleted, not that it never existed', async () => {
-    const { bin } = await createBin('deleted-during-read');
-    const missing = await fetch(`${web.url}/v1/bins/bin_missing/requests`, { headers: { 'x-api-key': web.apiKey } });
-    assert.equal(missing.status, 404);
-    const notFound = { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
-    const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
-    // The read's 404 arrives first and the stream's `end` event (which names the reason) after it: the order of the race.
-    await page.route(
-      (url) => url.pathname === `/v1/bins/${bin.bin_id}/requests`,
-      async (route) => {
-        await route.fulfill(notFound);
-        setTimeout(() => void web.api('DELETE', `/v1/bins/${bin.bin_id}`), 300);
-      },
-    );
-    await page.goto(`${web.url}/bins/${bin.bin_id}`);
-    const alert = page.getByRole('alert');
-    await alert.waitFor();
-    assert.equal(await alert.textContent(), 'This bin has been deleted.');
-    assertNoProblems();
-    await close();
-  });
+  for (const [read, pathOf] of [
+    ['its first page', (id: string) => `/v1/bins/${id}/requests`],
+    ['the bin itself', (id: string) => `/v1/bins/${id}`],
+  ] as const) {
+    it(`a bin deleted while ${read} is read says it was deleted, not that it never existed`, async () => {
+      const { bin } = await createBin(`deleted-during-read ${read}`);
+      const missing = await fetch(`${web.url}/v1/bins/bin_missing`, { headers: { 'x-api-key': web.apiKey } });
+      assert.equal(missing.status, 404);
+      const notFound = { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
+      const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
+      // The read's 404 arrives while the stream is open, and the stream's `end` event (which names the
+      // reason) after it: the order of the race when the bin is deleted as the read is answered.
+      let deleted: Promise<unknown> | undefined;
+      await page.route(
+        (url) => url.pathname === pathOf(bin.bin_id),
+        async (route) => {
+          await waitLive(page);
+          await route.fulfill(notFound);
+          deleted = new Promise((resolve) => setTimeout(resolve, 300)).then(() => web.api('DELETE', `/v1/bins/${bin.bin_id}`));
+        },
+      );
+      await page.goto(`${web.url}/bins/${bin.bin_id}`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.equal(await alert.textContent(), 'This bin has been deleted.');
+      await deleted;
+      assertNoProblems();
+      await close();
+    });
+  }
 
   it('after the server restarts, it shows "Reconnecting…", resumes with Last-Event-ID and lists what was missed once', async () => {
     const { bin, url } = await createBin('restart');

@@ -23,6 +23,8 @@ const editor = (page: Page, name: string) => page.getByRole('textbox', { name, e
 /** The summary and each listed failure as [pointer, message], as the page shows them. */
 async function shownValidation(page: Page): Promise<{ summary: string; errors: string[][] }> {
   const result = page.getByRole('region', { name: 'Result' });
+  // An answer still coming (the input changed since) is not the one to read or click.
+  if ((await result.getAttribute('aria-busy')) === 'true') return { summary: 'Updating…', errors: [] };
   const summary = result.locator('.json-schema-summary');
   if ((await summary.count()) === 0) return { summary: '', errors: [] };
   // Read at once (no waiting), as a live list may re-render between two reads.

@@ -87,21 +87,23 @@ async function selectInEditor(host: HTMLElement, path: JsonPath): Promise<boolea
 }
 
 function Failures({ failures, dataHost }: { failures: Failure[]; dataHost: { current: HTMLElement | null } }) {
-  const [missing, setMissing] = useState<number | null>(null);
+  /** The key of the failure whose field the data no longer holds. */
+  const [missing, setMissing] = useState<string | null>(null);
   useEffect(() => setMissing(null), [failures]);
   return (
     <ol class="json-schema-errors">
       {failures.map((failure, i) => {
         const pointer = pointerOf(failure.path);
         // Keyed by what it names: a list that changes as it is clicked never reuses a button for another failure.
+        const key = `${i} ${pointer} ${failure.schema_path}`;
         return (
-          <li key={`${i} ${pointer} ${failure.schema_path}`}>
+          <li key={key}>
             <button
               type="button"
               class="json-schema-error"
               onClick={() => {
                 if (dataHost.current === null) return;
-                void selectInEditor(dataHost.current, failure.path).then((found) => setMissing(found ? null : i));
+                void selectInEditor(dataHost.current, failure.path).then((found) => setMissing(found ? null : key));
               }}
             >
               <code class="json-schema-path">{pointer === '' ? '(root)' : pointer}</code>
@@ -109,7 +111,7 @@ function Failures({ failures, dataHost }: { failures: Failure[]; dataHost: { cur
             </button>
             <span class="hint json-schema-rule">
               Schema rule <code>{failure.schema_path}</code>
-              {missing === i && ' · this field is no longer in the data as edited'}
+              {missing === key && ' · this field is no longer in the data as edited'}
             </span>
           </li>
         );

@@ -202,6 +202,8 @@ export function useToolPage(tool: ToolEntry, restored: { operation: string; inpu
     if (!isLive(id)) return;
     const m = machine.current;
     clearTimeout(m.timer);
+    // An answer already on its way is for the input before this change: dropped when it comes.
+    m.latestSeq[id] = ++m.seq;
     patch((v) => ({ busy: { ...v.busy, [id]: true } }));
     m.timer = setTimeout(() => submit(id, latest.current.inputs[id], { live: true }), DEBOUNCE_MS);
   };

@@ -11,8 +11,9 @@ export type Capture = ApiResult<'get', '/v1/bins/{bin_id}/requests'>['requests']
 export const PAGE_SIZE = 200;
 
 /**
- * How long a page read's 404 waits, while the stream is open, for the stream's `end` event: it names
- * why the bin went away (deleted, expired), where a 404 only says that it is not there.
+ * How long a 404 waits, while the stream is open, for the stream's `end` event: a deletion is named
+ * there at once, where a 404 only says that the bin is not there (an expiry is noticed at the
+ * stream's next heartbeat, so it usually stays "does not exist or has expired").
  */
 const END_EVENT_WAIT_MS = 2_000;
 
@@ -105,6 +106,8 @@ export interface BinCaptures {
   cleared(): void;
   /** Stop listening (before this page deletes the bin itself). */
   stop(): void;
+  /** Another read found the bin out of reach: shown as {@link gone}, after the stream had a moment to say why. */
+  reportGone(reason: GoneReason): void;
   gone: GoneReason | null;
   /** A failure to load a page that is worth showing (the stream retries on its own). */
   error: string | null;
@@ -126,10 +129,23 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const stream = useRef<LiveStream | null>(null);
   const streamOpen = useRef(false);
+  /** Set while a 404 waits for the stream's `end` event: no more pages are read meanwhile. */
+  const givingUp = useRef<ReturnType<typeof setTimeout> | null>(null);
   const known = useRef(0);
   known.current = state.shown.length + state.held.length;
 
+  /** The bin is out of reach; the first reason given stands, the stream's own when its `end` event comes in time. */
+  const reportGone = (reason: GoneReason) => {
+    const giveUp = () => {
+      stream.current?.close();
+      setGone((given) => given ?? reason);
+    };
+    if (reason !== 'not_found' || !streamOpen.current) giveUp();
+    else givingUp.current ??= setTimeout(giveUp, END_EVENT_WAIT_MS);
+  };
+
   const readPage = async (offset: number) => {
+    if (givingUp.current !== null) return;
     try {
       const page = await api.get('/v1/bins/{bin_id}/requests', { path: { bin_id: binId }, query: { limit: PAGE_SIZE, offset } });
       dispatch({ type: 'page', requests: page.requests, total: page.total, older: offset > 0 });
@@ -139,15 +155,7 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
     } catch (err) {
       const reason = goneReasonOf(err);
       if (reason === null) setError(err instanceof ApiError ? err.detail : String(err));
-      else {
-        // The first reason given stands: the stream's own, when its `end` event comes in time.
-        const giveUp = () => {
-          stream.current?.close();
-          setGone((given) => given ?? reason);
-        };
-        if (reason === 'not_found' && streamOpen.current) setTimeout(giveUp, END_EVENT_WAIT_MS);
-        else giveUp();
-      }
+      else reportGone(reason);
     }
   };
 
@@ -175,7 +183,11 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
       isFinal: goneReasonOf,
     });
     stream.current = live;
-    return () => live.close();
+    return () => {
+      live.close();
+      if (givingUp.current !== null) clearTimeout(givingUp.current);
+      givingUp.current = null;
+    };
   }, [api, binId]);
 
   return {
@@ -189,12 +201,13 @@ export function useBinCaptures(api: ApiClient, binId: string): BinCaptures {
     hasOlder: state.hasOlder,
     loadingOlder,
     loadOlder() {
-      if (loadingOlder) return;
+      if (loadingOlder || givingUp.current !== null) return;
       setLoadingOlder(true);
       void readPage(known.current).finally(() => setLoadingOlder(false));
     },
     cleared: () => dispatch({ type: 'cleared' }),
     stop: () => stream.current?.close(),
+    reportGone,
     gone,
     error,
   };

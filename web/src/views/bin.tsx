@@ -3,7 +3,7 @@ import { ApiError } from '../api';
 import type { LiveStatus } from '../live-stream';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
-import { goneReasonOf, useBinCaptures, type Capture } from './bin-captures';
+import { goneReasonOf, useBinCaptures, type Capture, type GoneReason } from './bin-captures';
 import { BinGone, BinHeader, catchUrlOf, EmptyBin, type Bin } from './bin-header';
 import { CaptureList } from './capture-list';
 import { RequestView } from './request';
@@ -27,17 +27,26 @@ function matches(capture: Capture, needle: string): boolean {
   return `${capture.method} ${capture.path}?${capture.query_string}`.toLowerCase().includes(needle);
 }
 
+interface BinRead {
+  bin: Bin | null;
+  /** Why the bin is out of reach (`not_found`, `unauthorized`), when the read says so. */
+  gone: GoneReason | null;
+  /** Any other failure, as the API's detail. */
+  failure: string | null;
+}
+
 /** The bin itself (name, expiry), read beside the list and the selected request rather than before them. */
-function useBin(binId: string): { bin: Bin | null; failure: string | null } {
+function useBin(binId: string): BinRead {
   const { api } = useSession();
-  const [state, setState] = useState<{ bin: Bin | null; failure: string | null }>({ bin: null, failure: null });
+  const [state, setState] = useState<BinRead>({ bin: null, gone: null, failure: null });
   useEffect(() => {
     const controller = new AbortController();
     api.get('/v1/bins/{bin_id}', { path: { bin_id: binId }, signal: controller.signal }).then(
-      ({ bin }) => setState({ bin, failure: null }),
+      ({ bin }) => setState({ bin, gone: null, failure: null }),
       (err: unknown) => {
-        if (!controller.signal.aborted)
-          setState({ bin: null, failure: goneReasonOf(err) ?? (err instanceof ApiError ? err.detail : String(err)) });
+        if (controller.signal.aborted) return;
+        const gone = goneReasonOf(err);
+        setState({ bin: null, gone, failure: gone === null ? (err instanceof ApiError ? err.detail : String(err)) : null });
       },
     );
     return () => controller.abort();
@@ -52,8 +61,12 @@ function useBin(binId: string): { bin: Bin | null; failure: string | null } {
  */
 export function BinView({ binId, requestId }: { binId: string; requestId?: string }) {
   const { api } = useSession();
-  const { bin, failure } = useBin(binId);
+  const { bin, gone: binGone, failure } = useBin(binId);
   const live = useBinCaptures(api, binId);
+  // Through the list's stream, which may yet say why the bin is gone.
+  useEffect(() => {
+    if (binGone !== null) live.reportGone(binGone);
+  }, [binGone]);
   const [filter, setFilter] = useState('');
   const filterField = useRef<HTMLInputElement>(null);
   const url = catchUrlOf(bin ?? { catch_url: `/v1/catch/${encodeURIComponent(binId)}` });
