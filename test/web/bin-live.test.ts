@@ -290,6 +290,33 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     });
   }
 
+  it('an older page that answers 404 is read once while the page waits for the stream to say why', async () => {
+    const { bin, url } = await createBin('older-gone');
+    for (let i = 0; i < 220; i += 55) await Promise.all(Array.from({ length: 55 }, (_, j) => capture(`${url}/n/${i + j}`)));
+    const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
+    const missing = await fetch(`${web.url}/v1/bins/bin_missing/requests`, { headers: { 'x-api-key': web.apiKey } });
+    const notFound = { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
+    let olderReads = 0;
+    await page.route(
+      (at) => at.pathname === `/v1/bins/${bin.bin_id}/requests` && at.searchParams.get('offset') !== '0',
+      async (route) => {
+        olderReads++;
+        await route.fulfill(notFound);
+      },
+    );
+    await page.goto(`${web.url}/bins/${bin.bin_id}`);
+    await page.getByText('/n/219', { exact: true }).waitFor();
+    await waitLive(page);
+    await page.locator('.capture-scroller').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    // The bin is still there, so no `end` event comes: the page gives up on its own after the wait.
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.equal(await alert.textContent(), 'This bin does not exist or has expired.');
+    assert.equal(olderReads, 1);
+    assertNoProblems();
+    await close();
+  });
+
   it('after the server restarts, it shows "Reconnecting…", resumes with Last-Event-ID and lists what was missed once', async () => {
     const { bin, url } = await createBin('restart');
     const { page, context, assertNoProblems, close } = await web.openSignedIn(`/bins/${bin.bin_id}`);
