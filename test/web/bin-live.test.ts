@@ -55,6 +55,12 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
   after(() => web?.close());
 
   const createBin = (name: string) => web.api<Created>('POST', '/v1/bins', { name });
+  /** The service's own 404 for an unknown bin, to answer a read with as though its bin had just gone. */
+  const notFoundAnswer = async () => {
+    const missing = await fetch(`${web.url}/v1/bins/bin_missing`, { headers: { 'x-api-key': web.apiKey } });
+    assert.equal(missing.status, 404);
+    return { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
+  };
 
   it('captures sent from Node appear live, newest first, with method, path and size, and no reload', async () => {
     const { bin, url } = await createBin('live');
@@ -265,9 +271,7 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
   ] as const) {
     it(`a bin deleted while ${read} is read says it was deleted, not that it never existed`, async () => {
       const { bin } = await createBin(`deleted-during-read ${read}`);
-      const missing = await fetch(`${web.url}/v1/bins/bin_missing`, { headers: { 'x-api-key': web.apiKey } });
-      assert.equal(missing.status, 404);
-      const notFound = { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
+      const notFound = await notFoundAnswer();
       const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
       // The read's 404 arrives while the stream is open, and the stream's `end` event (which names the
       // reason) after it: the order of the race when the bin is deleted as the read is answered.
@@ -294,8 +298,7 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     const { bin, url } = await createBin('older-gone');
     for (let i = 0; i < 220; i += 55) await Promise.all(Array.from({ length: 55 }, (_, j) => capture(`${url}/n/${i + j}`)));
     const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
-    const missing = await fetch(`${web.url}/v1/bins/bin_missing/requests`, { headers: { 'x-api-key': web.apiKey } });
-    const notFound = { status: 404, contentType: 'application/json; charset=utf-8', body: await missing.text() };
+    const notFound = await notFoundAnswer();
     let olderReads = 0;
     await page.route(
       (at) => at.pathname === `/v1/bins/${bin.bin_id}/requests` && at.searchParams.get('offset') !== '0',
