@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { sharedSerializers } from '../../src/http/shared-serializers.js';
+import { forSerializing, sharedSerializers } from '../../src/http/shared-serializers.js';
 
 const errorSchema = {
   type: 'object',
@@ -38,5 +38,32 @@ describe('response serializers compiled once per distinct schema', () => {
     assert.notEqual(withShared, withOther);
     assert.equal(withShared({ id: 'a', name: 'b' }), '{"id":"a"}');
     assert.equal(withOther({ id: 'a', name: 'b' }), '{"name":"b"}');
+  });
+
+  it('a free-form object is written whole, as JSON.stringify writes it; declared members still shape the rest', () => {
+    const compile = sharedSerializers()(undefined, undefined);
+    const freeForm = { type: 'object', additionalProperties: true, description: 'Any claims.' };
+    const schema = {
+      type: 'object',
+      required: ['valid'],
+      properties: { valid: { type: 'boolean' }, payload: freeForm, list: { type: 'array', items: freeForm } },
+      examples: [{ valid: true, payload: freeForm }],
+    };
+    const write = compile({ method: 'POST', url: '/v1/x', httpStatus: '200', schema });
+    const payload = { sub: 'u"\u2028', n: [1, { a: null }], skip: undefined, nested: { deep: true } };
+    assert.equal(
+      write({ valid: true, payload, list: [payload], extra: 1 }),
+      `{"valid":true,"payload":${JSON.stringify(payload)},"list":[${JSON.stringify(payload)}]}`,
+    );
+    // Only the serializer's copy changes: data keywords and objects with members are left as they are.
+    assert.deepEqual(forSerializing(schema), {
+      type: 'object',
+      required: ['valid'],
+      properties: { valid: { type: 'boolean' }, payload: {}, list: { type: 'array', items: {} } },
+      examples: [{ valid: true, payload: freeForm }],
+    });
+    const withMembers = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true };
+    assert.deepEqual(forSerializing(withMembers), withMembers);
+    assert.equal(schema.properties.payload, freeForm);
   });
 });
