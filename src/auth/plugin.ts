@@ -83,15 +83,16 @@ async function authPlugin(app: FastifyInstance, { gate }: { gate: Gate }): Promi
       // Hooks go on the route itself, ahead of its own, with its area bound: public routes pay for none of them.
       const routeArea = area;
       const free = route.config?.free === true;
-      const admit = async (request: FastifyRequest, reply: FastifyReply) => {
-        const pass = await gate.admit(
-          { headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) },
-          routeArea,
-          free,
-        );
-        request.principal = pass.principal;
-        request.charge = pass.charge;
-        if (pass.headers) reply.headers(pass.headers);
+      // Callback style: the request goes on as soon as the gate's promise settles, one turn sooner than an async hook.
+      const admit = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+        gate
+          .admit({ headers: request.headers, socket: request.raw.socket, ip: () => clientAddress(request) }, routeArea, free)
+          .then((pass) => {
+            request.principal = pass.principal;
+            request.charge = pass.charge;
+            if (pass.headers) reply.headers(pass.headers);
+            done();
+          }, done);
       };
       route.onRequest = [admit, ...[route.onRequest ?? []].flat()];
       // Only an area some configured plan charges for has credits to settle.
