@@ -76,34 +76,36 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
     return [{ name, ttl: 300, ...cname }, ...selectAnswers(String(cname.data).toLowerCase(), type)];
   }
 
-  const udp: Socket = createSocket('udp4');
-  udp.on('message', (msg, peer) => {
-    if (options.silent) {
-      queries.push({ transport: 'udp', name: packet.decode(msg).questions![0]!.name, type: 'silent' });
-      return;
-    }
-    const query = packet.decode(msg);
-    const name = query.questions![0]!.name.toLowerCase();
-    if (options.dropFirst?.includes(name) && !dropped.has(name)) {
-      dropped.add(name);
-      queries.push({ transport: 'udp', name, type: 'dropped' });
-      return;
-    }
-    const reply = answer(query, 'udp');
-    const delay = options.delayMs?.[name] ?? 0;
-    if (delay === 0) udp.send(reply, peer.port, peer.address);
-    else {
-      const timer = setTimeout(() => {
-        late.delete(timer);
-        udp.send(reply, peer.port, peer.address);
-      }, delay);
-      late.add(timer);
-    }
-  });
+  /** A UDP socket answering from the zone. */
+  const openUdp = (): Socket => {
+    const udp = createSocket('udp4');
+    udp.on('message', (msg, peer) => {
+      if (options.silent) {
+        queries.push({ transport: 'udp', name: packet.decode(msg).questions![0]!.name, type: 'silent' });
+        return;
+      }
+      const query = packet.decode(msg);
+      const name = query.questions![0]!.name.toLowerCase();
+      if (options.dropFirst?.includes(name) && !dropped.has(name)) {
+        dropped.add(name);
+        queries.push({ transport: 'udp', name, type: 'dropped' });
+        return;
+      }
+      const reply = answer(query, 'udp');
+      const delay = options.delayMs?.[name] ?? 0;
+      if (delay === 0) udp.send(reply, peer.port, peer.address);
+      else {
+        const timer = setTimeout(() => {
+          late.delete(timer);
+          udp.send(reply, peer.port, peer.address);
+        }, delay);
+        late.add(timer);
+      }
+    });
+    return udp;
+  };
   const dropped = new Set<string>();
   const late = new Set<NodeJS.Timeout>();
-  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
-  const port = udp.address().port;
 
   const sockets = new Set<TcpSocket>();
   const tcp: Server = createServer((socket) => {
@@ -126,10 +128,27 @@ export async function startDnsServer(zone: Record<string, ZoneRecord[]>, options
     });
     socket.on('error', () => socket.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(port, '127.0.0.1', resolve);
-  });
+  // A free UDP port's TCP twin may be taken (another test's connection): then try another port.
+  let udp: Socket;
+  let port: number;
+  for (let attempt = 1; ; attempt++) {
+    udp = openUdp();
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    port = udp.address().port;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(port, '127.0.0.1', () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+      break;
+    } catch (err) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 20) throw err;
+    }
+  }
 
   return {
     address: `127.0.0.1:${port}`,
