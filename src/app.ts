@@ -1,6 +1,5 @@
 import { METHODS, type IncomingMessage } from 'node:http';
 import Fastify, {
-  LogController,
   type FastifyInstance,
   type FastifyPluginAsync,
   type FastifyReply,
@@ -27,7 +26,7 @@ import { registerErrorHandling, toDevutilError } from './http/error-handler.js';
 import { errorBody } from './errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyParser } from './http/json-body.js';
 import { registerOpenApi } from './http/openapi.js';
-import { recordRequests, requestCompletedLog } from './http/request-record.js';
+import { RequestRecorder } from './http/request-record.js';
 import { routableUrl } from './http/routable-url.js';
 import { sharedSerializers } from './http/shared-serializers.js';
 import { randomString } from './lib/ids.js';
@@ -98,10 +97,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
   };
   const clientErrors = createClientErrorAnswers(nextRequestId);
+  const metrics = createMetrics();
+  // Metrics and one line per request (no body, no key), recorded as each answer completes. Fastify
+  // reports completed requests only with a logger, so there is always one (silent by default).
+  const recorder = new RequestRecorder(metrics);
   const app = Fastify({
-    logger: options.logger ?? false,
-    // One line per request, written by our onResponse hook (no body, no key).
-    logController: new LogController({ disableRequestLogging: true }),
+    logger: options.logger || { level: 'silent' },
+    logController: recorder,
     // Requests share the app's logger rather than each paying for a pino child (about 7% of a small
     // tool call, bench/README.md); the request-scoped lines name their request with `reqId` themselves.
     childLoggerFactory: (logger) => logger,
@@ -124,7 +126,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
     schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
     ...options.serverOptions,
   } as FastifyServerOptions) as unknown as FastifyInstance<RawServerDefault>;
-  clientErrors.watch(app.server);
+  recorder.writeTo(app.log);
 
   // The catch and mock paths answer every method Node's HTTP parser accepts (PURGE, PROPFIND, ...).
   for (const method of METHODS) {
@@ -133,17 +135,17 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance<R
   registerValidators(app);
   registerJsonBodyParser(app);
 
-  const ctx: AppContext = { config, store, now, metrics: createMetrics(), requestId, resolveHost: options.resolveHost };
+  const ctx: AppContext = { config, store, now, metrics, requestId, resolveHost: options.resolveHost };
   const gate = createGate(ctx, keys);
 
   // Every request, 404s included: its id on the answer, CORS for a browser on another origin
-  // (src/http/cors.ts), and its metrics and log line once answered.
+  // (src/http/cors.ts), and its response noted for a malformed request that may follow it.
   app.addHook('onRequest', (request, reply, done) => {
+    clientErrors.follow(request.raw.socket, reply.raw);
     reply.header('x-request-id', request.id);
     allowCrossOrigin(request, reply);
     done();
   });
-  app.addHook('onResponse', recordRequests(ctx.metrics, requestCompletedLog(app.log)));
   // A JSON endpoint called with no body at all sees `{}`, so its schema reports the missing fields
   // (a body sent empty reads as `{}` too, and answers 400 invalid_json when that fails: src/http/json-body.ts).
   app.addHook('onRoute', (route) => {

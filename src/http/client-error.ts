@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { DevutilError, errorBody, type ErrorCode } from '../errors.js';
 
@@ -42,11 +42,11 @@ function responseUnderWay(latest: ServerResponse | undefined): boolean {
   return latest.headersSent || latest.socket === null;
 }
 
-/** Fastify's `clientErrorHandler`, and `watch` for the server whose refused requests it answers. */
+/** Fastify's `clientErrorHandler`, and `follow`, told of every request the server takes. */
 export interface ClientErrorAnswers {
   handler: (err: Error & { code?: string }, socket: Socket) => void;
-  /** Follow each connection's latest response (the server's 'request' event). */
-  watch: (server: Server) => void;
+  /** Note `response` as its connection's latest (the app's onRequest hook calls it for every request). */
+  follow: (socket: Socket, response: ServerResponse) => void;
 }
 
 /**
@@ -60,13 +60,13 @@ export interface ClientErrorAnswers {
  * @example
  *   const clientErrors = createClientErrorAnswers(() => 'r-1');
  *   const app = Fastify({ clientErrorHandler: clientErrors.handler });
- *   clientErrors.watch(app.server);
+ *   app.addHook('onRequest', (request, reply, done) => (clientErrors.follow(request.raw.socket, reply.raw), done()));
  */
 export function createClientErrorAnswers(nextRequestId: () => string): ClientErrorAnswers {
   const latestResponse = new WeakMap<Socket, ServerResponse>();
   return {
-    watch(server) {
-      server.on('request', (req: IncomingMessage, res: ServerResponse) => latestResponse.set(req.socket, res));
+    follow(socket, response) {
+      latestResponse.set(socket, response);
     },
     handler(err, socket) {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, onResponseHookHandler } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Metrics } from '../ops/metrics.js';
 
 /** One answered request, as the metrics and the "request completed" line name it. */
@@ -23,7 +23,7 @@ export function requestCompletedLog(log: FastifyBaseLogger): FastifyBaseLogger |
 
 /**
  * Count an answered request in the metrics and, with a `log`, write its "request completed" line
- * (no body, no key). The onResponse hook below calls it for every route; the CONNECT listener,
+ * (no body, no key). {@link RequestRecorder} calls it for every route; the CONNECT listener,
  * which answers outside Fastify's routes, calls it too.
  *
  * @example
@@ -36,15 +36,38 @@ export function recordRequest(metrics: Metrics, log: FastifyBaseLogger | null, r
 }
 
 /**
- * The app's onResponse hook: {@link recordRequest} for every request, under its route pattern.
+ * Fastify's log controller for the app: Fastify calls `requestCompleted` once per answered request
+ * (when a logger is set, as `buildApp` always does), and this one records the request under its
+ * route pattern ({@link recordRequest}) in place of Fastify's own per-request lines. One call per
+ * request, without the onResponse hook run that would do the same.
  *
  * @example
- *   app.addHook('onResponse', recordRequests(metrics, requestCompletedLog(app.log)));
+ *   const recorder = new RequestRecorder(metrics);
+ *   const app = Fastify({ logger: { level: 'warn' }, logController: recorder });
+ *   recorder.writeTo(app.log);
  */
-export function recordRequests(metrics: Metrics, log: FastifyBaseLogger | null): onResponseHookHandler {
-  return (request, reply, done) => {
+export class RequestRecorder extends LogController {
+  readonly #metrics: Metrics;
+  #log: FastifyBaseLogger | null = null;
+
+  constructor(metrics: Metrics) {
+    super({ disableRequestLogging: true });
+    this.#metrics = metrics;
+  }
+
+  /** Write "request completed" lines to `log` when it logs at info. */
+  writeTo(log: FastifyBaseLogger): void {
+    this.#log = requestCompletedLog(log);
+  }
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
-    recordRequest(metrics, log, { reqId: request.id, method: request.method, route, status: reply.statusCode, ms: reply.elapsedTime });
-    done();
-  };
+    recordRequest(this.#metrics, this.#log, {
+      reqId: request.id,
+      method: request.method,
+      route,
+      status: reply.statusCode,
+      ms: reply.elapsedTime,
+    });
+  }
 }
