@@ -1,9 +1,12 @@
 // The framework ceiling: a minimal plain Fastify app answering the service's hot routes with the same
-// bytes and the same tool functions, but without a store, keys, credits, validation or logging. What
-// the service reaches as a share of this app is what its own layers cost on top of Fastify.
+// bytes (body and headers, the Date aside) and the same tool functions, but without a store, keys,
+// credits, validation or logging. What the service reaches as a share of this app is what its own
+// layers cost on top of Fastify.
 // Routes: GET /mock (MOCK_BODY_BYTES of JSON), POST /catch (reads the body, answers ACK_BYTES of JSON),
 // and POST <tool path> for the tools in TOOLS, each calling the service's function from DIST
-// (default ../dist, so `npm run build` first). Listens on `PORT` (default: any free port) and prints `PORT <n>`.
+// (default ../dist, so `npm run build` first). Every answer carries an X-Request-Id as long as the
+// service's and its Keep-Alive timeout; mock and catch answers carry the service's headers for them.
+// Listens on `PORT` (default: any free port) and prints `PORT <n>`.
 import Fastify from 'fastify';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,10 +41,25 @@ const TOOLS = {
 const mockBody = JSON.stringify({ ok: 'x'.repeat(Math.max(0, Number(process.env.MOCK_BODY_BYTES ?? 256) - 10)) });
 const ackBody = JSON.stringify({ ok: 'x'.repeat(Math.max(0, Number(process.env.ACK_BYTES ?? 80) - 10)) });
 
-const app = Fastify({ logger: false });
+// What the service sends with a mock's answer and with a capture's acknowledgement (CONTRACT §2).
+const ANSWER_HEADERS = { 'access-control-allow-origin': '*', 'content-security-policy': 'sandbox', 'x-content-type-options': 'nosniff' };
+const MOCK_HEADERS = { ...ANSWER_HEADERS, 'x-mock-id': `mock_${'0'.repeat(22)}`, 'content-type': 'application/json; charset=utf-8' };
+const CATCH_HEADERS = {
+  ...ANSWER_HEADERS,
+  'access-control-expose-headers': 'x-request-id',
+  'content-type': 'application/json; charset=utf-8',
+};
+
+// Request ids shaped as the service's: a 12-character prefix and a counter.
+let requests = 0;
+const app = Fastify({ logger: false, keepAliveTimeout: 5000, genReqId: () => `AqJ381QoE3vp-${(++requests).toString(36)}` });
+app.addHook('onRequest', (request, reply, done) => {
+  reply.header('x-request-id', request.id);
+  done();
+});
 app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-app.get('/mock', (_request, reply) => reply.type('application/json; charset=utf-8').send(mockBody));
-app.post('/catch', { bodyLimit: 1024 * 1024 }, (_request, reply) => reply.type('application/json; charset=utf-8').send(ackBody));
+app.get('/mock', (_request, reply) => reply.headers(MOCK_HEADERS).send(mockBody));
+app.post('/catch', { bodyLimit: 1024 * 1024 }, (_request, reply) => reply.headers(CATCH_HEADERS).send(ackBody));
 app.get('/healthz', () => ({ status: 'ok' }));
 for (const [path, tool] of Object.entries(TOOLS)) app.post(path, (request) => tool(request.body));
 

@@ -9,14 +9,14 @@
 //    a peak includes what earlier cases left).
 // Servers are measured in alternating rounds (service, baseline, service, ...); ratios are the medians of
 // the per-round ratios. Run: npm run build && (cd bench && npm install && node floors.mjs)
-// [BENCH_SECONDS=5, BENCH_ROUNDS=3, BENCH_CONNECTIONS=50; DIST=<another build's dist>]
+// [BENCH_SECONDS=5, BENCH_ROUNDS=5, BENCH_CONNECTIONS=50; DIST=<another build's dist>]
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { measure, ratio, startBareServer, startScriptServer, startService, writeResults } from './lib.mjs';
 import { BODIES, HS256, hs256Token } from './request-bodies.mjs';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const dist = resolve(process.env.DIST ?? '../dist');
 const MOCK_BYTES = 256;
@@ -65,11 +65,12 @@ try {
   const token = hs256Token();
 
   const json = { 'content-type': 'application/json' };
+  // The ceiling gets the same request bytes, key included (it reads no key).
   const tool = (title, path, body) => ({
     title,
     floor: 80,
     service: { url: service.url + path, method: 'POST', headers: key, body },
-    baselines: { ceiling: { url: ceiling.url + path, method: 'POST', headers: json, body } },
+    baselines: { ceiling: { url: ceiling.url + path, method: 'POST', headers: key, body } },
   });
   const cases = [
     {
@@ -151,7 +152,7 @@ try {
     note:
       `${rounds} alternating rounds of ${duration} s per server and case (2 s warm-up first), ${connections} connections, autocannon in this process; ` +
       'the service with LOG_LEVEL=warn, SQLite store, an unlimited-plan key, BIN_MAX_REQUESTS=1000; bare node:http (bench/bare-server.mjs) and ' +
-      'the plain Fastify app (bench/fastify-ceiling-server.mjs) answer the same bytes without a store.',
+      'the plain Fastify app (bench/fastify-ceiling-server.mjs) answer the same bytes (body and headers) without a store; the ceiling gets the same requests.',
     rows,
     peak_rss_mib: Math.round(peakRss),
     verdicts,
