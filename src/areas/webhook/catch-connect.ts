@@ -41,7 +41,7 @@ function sendError(res: ServerResponse, err: unknown, headers: Record<string, st
 /** A client that has not sent the whole body it announced within this long gets 408 (as Node's requestTimeout would answer it). */
 const BODY_DEADLINE_MS = 10_000;
 
-/** Once its answer is out, count the CONNECT in the metrics and log its line, as the app's onResponse hook does for routes. */
+/** Once its answer is out, count the CONNECT in the metrics and log its line, as the app's RequestRecorder does for routes. */
 function recordWhenAnswered(res: ServerResponse, metrics: Metrics, log: FastifyBaseLogger, reqId: string, route: string): void {
   const start = performance.now();
   res.once('finish', () =>
