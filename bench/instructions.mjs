@@ -2,6 +2,9 @@
 // callgrind: repeatable to about 10% from run to run, where CPU time per request on the shared 2-vCPU
 // machine swings by 30% between neighbouring runs. Use it to compare a change with the build before it.
 // Kernel work (the socket system calls, a large share of a small request) is not counted.
+// BENCH_CACHE_SIM=1 also simulates the caches and branch predictor (callgrind --cache-sim --branch-sim,
+// about twice as slow): L1 instruction and data misses and mispredicted branches per request, which
+// cost time that the instruction count does not show.
 //
 // Run: npm run build && cp -r dist /tmp/dist-before   (then change, rebuild)
 //      cd bench && BENCH_LABELS=before,after node instructions.mjs /tmp/dist-before ../dist mock [requests]
@@ -28,6 +31,7 @@ const [labelA = distA, labelB = distB] = (process.env.BENCH_LABELS ?? '').split(
 // Long enough for the JIT to settle: with 1500 requests of warm-up and 1000 measured, optimizing
 // compilation and a major GC were most of the count (healthz: 439k instructions vs 73k in steady state).
 const warmup = Number(process.env.BENCH_WARMUP ?? 20000);
+const cacheSim = process.env.BENCH_CACHE_SIM === '1';
 // valgrind names its control pipe after HOST, which the service's environment sets: both sides must agree.
 const HOST = '127.0.0.1';
 
@@ -60,6 +64,7 @@ async function countBuild(dist) {
     [
       '--tool=callgrind',
       '--separate-threads=yes',
+      ...(cacheSim ? ['--cache-sim=yes', '--branch-sim=yes'] : []),
       `--callgrind-out-file=${out}/cg.%p`,
       process.execPath,
       ...nodeArgs,
@@ -145,7 +150,14 @@ async function countBuild(dist) {
       await fetch(`${url}/healthz`).catch(() => {});
       // One file per thread (--separate-threads): -01 is the event loop; the others are V8's
       // helpers (concurrent marking, compilation) and the libuv pool.
-      const count = (file) => Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(join(out, file), 'utf8'))?.[1] ?? NaN);
+      // Each event's total (Ir first: instructions), by the names of the file's `events:` line.
+      const totals = (file) => {
+        const text = readFileSync(join(out, file), 'utf8');
+        const values = /^(?:summary|totals): ([\d ]+)/m.exec(text)?.[1].trim().split(' ').map(Number);
+        const names = /^events: (.+)$/m.exec(text)?.[1].trim().split(' ') ?? [];
+        return values ? Object.fromEntries(names.map((name, i) => [name, values[i] ?? 0])) : null;
+      };
+      const count = (file) => totals(file)?.Ir ?? NaN;
       const files = readdirSync(out).filter((f) => /\.1-\d+$/.test(f));
       const main = files.find((f) => f.endsWith('-01'));
       if (main && !Number.isNaN(count(main))) {
@@ -153,7 +165,12 @@ async function countBuild(dist) {
         const all = readdirSync(out)
           .filter((f) => /\.1-\d+$/.test(f))
           .reduce((n, f) => n + (count(f) || 0), 0);
-        return { main: Math.round(count(main) / requests), all: Math.round(all / requests) };
+        const t = totals(main);
+        const perRequest = (...events) => Math.round(events.reduce((n, e) => n + (t[e] ?? 0), 0) / requests);
+        const misses = cacheSim
+          ? { l1i_misses: perRequest('I1mr'), l1d_misses: perRequest('D1mr', 'D1mw'), mispredicts: perRequest('Bcm', 'Bim') }
+          : {};
+        return { main: Math.round(count(main) / requests), all: Math.round(all / requests), ...misses };
       }
     }
     throw new Error('callgrind wrote no dump');
@@ -165,21 +182,38 @@ async function countBuild(dist) {
 if (distB === '-') {
   // One build only (a baseline): print, write nothing.
   const only = await countBuild(distA);
-  console.log(`${name}: ${only.main} instructions/request on the event loop, ${only.all} in all threads (${labelA})`);
+  const misses = cacheSim
+    ? `; per request ${only.l1i_misses} L1i and ${only.l1d_misses} L1d misses, ${only.mispredicts} mispredicted branches`
+    : '';
+  console.log(`${name}: ${only.main} instructions/request on the event loop, ${only.all} in all threads (${labelA})${misses}`);
   process.exit(0);
 }
 const [before, after] = await Promise.all([countBuild(distA), countBuild(distB)]);
+const ratioOf = (a, b) => Math.round((b / a) * 1000) / 1000;
+const missColumns = (r) => (cacheSim ? { l1i_misses: r.l1i_misses, l1d_misses: r.l1d_misses, mispredicts: r.mispredicts } : {});
 writeResults(`instructions-${name}`, {
-  note: `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, ${connections} keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process. event_loop: the main thread alone; all_threads adds V8's helper threads (concurrent GC marking, optimizing compiler), whose share depends on whether a major GC falls in the window.`,
+  note:
+    `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, ${connections} keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process. event_loop: the main thread alone; all_threads adds V8's helper threads (concurrent GC marking, optimizing compiler), whose share depends on whether a major GC falls in the window.` +
+    (cacheSim
+      ? ' With the cache and branch simulation (32 KiB L1i, 48 KiB L1d, as valgrind reads them from this CPU): misses and mispredicted branches per request on the event loop.'
+      : ''),
   pinned: false,
   rows: [
-    { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all },
+    { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all, ...missColumns(before) },
     {
       build: labelB,
       event_loop_per_request: after.main,
       all_threads_per_request: after.all,
-      event_loop_ratio: Math.round((after.main / before.main) * 1000) / 1000,
-      all_threads_ratio: Math.round((after.all / before.all) * 1000) / 1000,
+      ...missColumns(after),
+      event_loop_ratio: ratioOf(before.main, after.main),
+      all_threads_ratio: ratioOf(before.all, after.all),
+      ...(cacheSim
+        ? {
+            l1i_ratio: ratioOf(before.l1i_misses, after.l1i_misses),
+            l1d_ratio: ratioOf(before.l1d_misses, after.l1d_misses),
+            mispredict_ratio: ratioOf(before.mispredicts, after.mispredicts),
+          }
+        : {}),
     },
   ],
 });

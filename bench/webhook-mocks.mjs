@@ -1,7 +1,7 @@
 // Webhook mock benchmark (issue 3):
 //  1. mock serving without delay against a bare node:http server answering the same JSON body
-//     (target: the mock keeps >= 80% of the bare server's requests per second; every hit is
-//     counted in the store before its response is sent);
+//     (target, issue 30's floor: the mock keeps >= 60% of the bare server's requests per second; every
+//     hit is counted in the store before its response is sent);
 //  2. 1000 concurrent requests to mocks with delay_ms 1000, all answered in under 1.5 s, measured
 //     on 1000 new connections (cold) and on 1000 connections opened beforehand (warm).
 // The two servers are measured in alternating rounds (bare, mock, bare, mock, ...), so that load from
@@ -177,8 +177,8 @@ try {
     hit_count_after_run: hits,
     delayed_hit_count: delayedHits,
     verdicts: [
-      `mock serving at ${pct}% of bare node:http in requests per wall-clock second (target >= 80%): ${pct >= 80 ? 'met' : 'NOT met'}`,
-      `mock serving at ${cpuPct}% of bare node:http in requests per CPU second of the server process (less sensitive to other load than wall-clock rps, though CPU contention still inflates it; same target): ${cpuPct >= 80 ? 'met' : 'NOT met'}`,
+      `mock serving at ${pct}% of bare node:http in requests per wall-clock second (target >= 60%): ${pct >= 60 ? 'met' : 'NOT met'}`,
+      `mock serving at ${cpuPct}% of bare node:http in requests per CPU second of the server process (less sensitive to other load than wall-clock rps, though CPU contention still inflates it; same target): ${cpuPct >= 60 ? 'met' : 'NOT met'}`,
       ...[cold, warm].map(
         (r) =>
           `${r.title}: ${r.answered_200}/${concurrent} answered 200, slowest after ${r.slowest_ms} ms (target: all under 1500 ms): ${meets(r) ? 'met' : 'NOT met'}`,
