@@ -170,7 +170,7 @@ async function countBuild(dist) {
         const misses = cacheSim
           ? { l1i_misses: perRequest('I1mr'), l1d_misses: perRequest('D1mr', 'D1mw'), mispredicts: perRequest('Bcm', 'Bim') }
           : {};
-        return { main: Math.round(count(main) / requests), all: Math.round(all / requests), ...misses };
+        return { main: perRequest('Ir'), all: Math.round(all / requests), misses };
       }
     }
     throw new Error('callgrind wrote no dump');
@@ -182,37 +182,35 @@ async function countBuild(dist) {
 if (distB === '-') {
   // One build only (a baseline): print, write nothing.
   const only = await countBuild(distA);
-  const misses = cacheSim
-    ? `; per request ${only.l1i_misses} L1i and ${only.l1d_misses} L1d misses, ${only.mispredicts} mispredicted branches`
-    : '';
+  const { l1i_misses, l1d_misses, mispredicts } = only.misses;
+  const misses = cacheSim ? `; per request ${l1i_misses} L1i and ${l1d_misses} L1d misses, ${mispredicts} mispredicted branches` : '';
   console.log(`${name}: ${only.main} instructions/request on the event loop, ${only.all} in all threads (${labelA})${misses}`);
   process.exit(0);
 }
 const [before, after] = await Promise.all([countBuild(distA), countBuild(distB)]);
 const ratioOf = (a, b) => Math.round((b / a) * 1000) / 1000;
-const missColumns = (r) => (cacheSim ? { l1i_misses: r.l1i_misses, l1d_misses: r.l1d_misses, mispredicts: r.mispredicts } : {});
+// The ratio column of each simulated count.
+const MISS_RATIOS = { l1i_misses: 'l1i_ratio', l1d_misses: 'l1d_ratio', mispredicts: 'mispredict_ratio' };
 writeResults(`instructions-${name}`, {
   note:
     `Userland instructions per request (valgrind callgrind, kernel work not counted) of ${name}: ${requests} requests after ${warmup} of warm-up, ${connections} keep-alive connections, LOG_LEVEL=warn, SQLite store; both builds at once, each in its own service process. event_loop: the main thread alone; all_threads adds V8's helper threads (concurrent GC marking, optimizing compiler), whose share depends on whether a major GC falls in the window.` +
     (cacheSim
-      ? ' With the cache and branch simulation (32 KiB L1i, 48 KiB L1d, as valgrind reads them from this CPU): misses and mispredicted branches per request on the event loop.'
+      ? ' With the cache and branch simulation (L1 sizes as valgrind reads them from this CPU): misses and mispredicted branches per request on the event loop.'
       : ''),
   pinned: false,
   rows: [
-    { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all, ...missColumns(before) },
+    { build: labelA, event_loop_per_request: before.main, all_threads_per_request: before.all, ...before.misses },
     {
       build: labelB,
       event_loop_per_request: after.main,
       all_threads_per_request: after.all,
-      ...missColumns(after),
+      ...after.misses,
       event_loop_ratio: ratioOf(before.main, after.main),
       all_threads_ratio: ratioOf(before.all, after.all),
       ...(cacheSim
-        ? {
-            l1i_ratio: ratioOf(before.l1i_misses, after.l1i_misses),
-            l1d_ratio: ratioOf(before.l1d_misses, after.l1d_misses),
-            mispredict_ratio: ratioOf(before.mispredicts, after.mispredicts),
-          }
+        ? Object.fromEntries(
+            Object.entries(MISS_RATIOS).map(([miss, column]) => [column, ratioOf(before.misses[miss], after.misses[miss])]),
+          )
         : {}),
     },
   ],
