@@ -164,7 +164,7 @@ export function createGate(
     return headers;
   }
 
-  /** The 402 for a call whose `cost` does not fit in what is left of the period's `limit`; `rateHeaders` go out with it too. */
+  /** The refusal (429 `credits_exhausted`) of a call whose `cost` does not fit in what is left of the period's `limit`; `rateHeaders` go out with it too. */
   function creditsExhausted(
     period: CreditPeriod,
     t: number,
