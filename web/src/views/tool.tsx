@@ -1,7 +1,7 @@
 // One tool's page: heading and description, a tab per operation, the form and the result (generic,
 // or the tool's own renderer), and the bar with "Share", "Raw JSON", "curl" and the credits.
 import type { ComponentType } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { Link } from '../router';
 import { GenericForm, Prose } from '../tools/form';
 import { toolBySlug } from '../tools/registry';
@@ -73,8 +73,9 @@ function ToolPage({ tool }: { tool: ToolEntry }) {
   const [Renderer, setRenderer] = useState<ComponentType<ToolPageProps> | null>(null);
   const [rendererFailed, setRendererFailed] = useState(false);
 
+  // Remembered as the page is committed, before it is painted: a search opened at once lists it first.
+  useLayoutEffect(() => rememberTool(tool.slug), []);
   useEffect(() => {
-    rememberTool(tool.slug);
     tool.render?.().then(
       (module) => setRenderer(() => module.default),
       () => setRendererFailed(true),
