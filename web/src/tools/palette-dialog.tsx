@@ -17,8 +17,15 @@ export function PaletteDialog({ onClose }: { onClose(): void }) {
 
   useEffect(() => {
     const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    return () => element?.close();
+    if (!element) return;
+    if (!element.open) element.showModal();
+    // Escape closes the dialog natively; its close event must not outlive this dialog, or closing it
+    // on unmount would shut a search opened again meanwhile.
+    element.addEventListener('close', onClose);
+    return () => {
+      element.removeEventListener('close', onClose);
+      element.close();
+    };
   }, []);
 
   const open = (slug: string) => {
@@ -37,7 +44,7 @@ export function PaletteDialog({ onClose }: { onClose(): void }) {
   };
 
   return (
-    <dialog ref={dialog} class="tool-palette" aria-label="Search tools" onClose={onClose}>
+    <dialog ref={dialog} class="tool-palette" aria-label="Search tools">
       <input
         type="search"
         aria-label="Search tools"
