@@ -205,6 +205,27 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('j pressed straight after leaving a bin for a tool stays on the tool page', async () => {
+    const { bin, url } = await createBin('leaving');
+    await capture(`${url}/one`);
+    const { page, assertNoProblems, close } = await web.openSignedIn(`/bins/${bin.bin_id}`);
+    await waitForRows(page, 1);
+    // A slow CPU stretches the frame in which the bin view's listeners are torn down, where the race lies.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+    await page.keyboard.press('Control+k');
+    const search = page.getByRole('dialog', { name: 'Search tools' });
+    await search.getByLabel('Search tools').pressSequentially('base');
+    await eventually(async () => (await search.getByRole('option').first().innerText()).split(/\s+/)[0], 'Base64', 'first option');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('j');
+    await page.getByRole('heading', { level: 1, name: 'Base64' }).waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(new URL(page.url()).pathname, '/tools/base64');
+    assertNoProblems();
+    await close();
+  });
+
   it('Clear requests empties the list and keeps the bin', async () => {
     const { bin, url } = await createBin('clear');
     const [id] = [await capture(`${url}/one`), await capture(`${url}/two`)];

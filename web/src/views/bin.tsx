@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api';
 import type { LiveStatus } from '../live-stream';
 import { Link, navigate } from '../router';
@@ -77,9 +77,11 @@ export function BinView({ binId, requestId }: { binId: string; requestId?: strin
   const visible = useMemo(() => live.captures.filter((c) => matches(c, needle)), [live.captures, needle]);
 
   // Read through a ref so the one keydown listener always sees the current list and selection.
+  // A layout effect: Preact runs an unmounted view's effect cleanups after paint, and until then j
+  // and k would still go to this bin's requests from whatever view came next.
   const keys = useRef({ visible, requestId });
   keys.current = { visible, requestId };
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       if (event.key === '/') {
