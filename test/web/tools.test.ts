@@ -260,6 +260,7 @@ describe('tool pages in Chromium', { skip: browserSkipReason() }, () => {
     await dialog.waitFor();
     await page.waitForTimeout(500);
     assert.equal(await dialog.isVisible(), true);
+    assert.equal(await page.evaluate('document.activeElement?.tagName'), 'INPUT');
     assert.equal(await page.evaluate("document.activeElement?.getAttribute('aria-label')"), 'Search tools');
     await page.keyboard.press('Escape');
     await eventually(() => dialog.count(), 0, 'dialog closed');
