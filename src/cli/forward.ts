@@ -45,21 +45,34 @@ export interface ForwardOptions {
   onRetry?(attempt: number, delayMs: number, reason: string): void;
 }
 
+/** A port alone, with or without a path or query: `3000`, `3000/webhooks`. */
+const PORT_FIRST = /^\d+(?=$|[/?#])/;
+/** `scheme://`, the start of a full URL. */
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
- * Read a `--forward-to` value: an http(s) URL, `host:port[/path]` (http assumed) or a bare port
- * (http://localhost:PORT).
+ * Read a `--forward-to` value: an http(s) URL, `host:port[/path]` (http assumed) or a port with an
+ * optional path (http://localhost:PORT/path). A port is never read as a host: the WHATWG parser
+ * would take `3000/hooks` for the address 0.0.11.184. A scheme that is mistyped (`http:/host`,
+ * `ht!tp://host`) is refused rather than read as a host name.
  *
  * @example
  *   parseForwardTarget('3000') // URL http://localhost:3000/
+ *   parseForwardTarget('3000/hooks') // URL http://localhost:3000/hooks
  *   parseForwardTarget('localhost:3000/hooks') // URL http://localhost:3000/hooks
  */
 export function parseForwardTarget(raw: string): URL {
-  const text = /^\d+$/.test(raw) ? `http://localhost:${raw}` : /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
+  const notUrl = new UsageError(`--forward-to "${raw}" is not a URL (e.g. http://localhost:3000/webhooks or 3000/webhooks)`);
+  let text: string;
+  if (PORT_FIRST.test(raw)) text = `http://localhost:${raw}`;
+  else if (SCHEME.test(raw)) text = raw;
+  else if (raw.includes('://') || /^[^/?#]*:\//.test(raw)) throw notUrl;
+  else text = `http://${raw}`;
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`--forward-to "${raw}" is not a URL (e.g. http://localhost:3000/webhooks)`);
+    throw notUrl;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--forward-to "${raw}" must be an http or https URL`);
   return url;

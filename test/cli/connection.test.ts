@@ -43,8 +43,11 @@ describe('devutil connection settings and exit codes', () => {
       runCli(['bins', 'list', '--url', 'ftp://example.com'], { env }),
       runCli(['bins', 'list', '--url', closedUrl], { env }),
       runCli(['listen', '--forward-to', '3000'], { env: { ...env, DEVUTIL_URL: closedUrl } }),
+      runCli(['listen', '--forward-to', 'http:/localhost:3000/hooks'], { env }),
+      runCli(['listen', '--forward-to', 'ht!tp://localhost:3000'], { env }),
     ]);
-    const [apiError, badKey, unknownCommand, noTarget, badRetries, badLimit, noUrl, badUrl, unreachable, listenUnreachable] = runs;
+    const [apiError, badKey, unknownCommand, noTarget, badRetries, badLimit, noUrl, badUrl, unreachable, listenUnreachable, ...badTargets] =
+      runs;
     assert.equal(apiError!.status, 1);
     assert.equal(apiError!.stderr, 'Error: No bin bin_nope. (code: not_found, HTTP 404)\n');
     assert.equal(badKey!.status, 1);
@@ -62,6 +65,14 @@ describe('devutil connection settings and exit codes', () => {
     assert.deepEqual([badUrl!.status, badUrl!.stderr], [2, 'error: "ftp://example.com" is not an http or https URL\n']);
     assert.deepEqual([unreachable!.status, unreachable!.stderr], [3, `Error: could not reach ${closedUrl}: ECONNREFUSED\n`]);
     assert.deepEqual([listenUnreachable!.status, listenUnreachable!.stderr], [3, `Error: could not reach ${closedUrl}: ECONNREFUSED\n`]);
+    // A mistyped scheme is refused before any bin is created, not read as a host named "http".
+    assert.deepEqual(
+      badTargets.map((run) => [run.status, run.stderr]),
+      ['http:/localhost:3000/hooks', 'ht!tp://localhost:3000'].map((raw) => [
+        2,
+        `error: --forward-to "${raw}" is not a URL (e.g. http://localhost:3000/webhooks or 3000/webhooks)\n`,
+      ]),
+    );
     for (const run of runs) assert.equal(run.stdout, '');
   });
 

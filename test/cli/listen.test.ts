@@ -116,6 +116,23 @@ describe('devutil listen forwards every capture to a loopback app', () => {
     }
   });
 
+  it('--forward-to PORT/path forwards to http://localhost:PORT/path', async () => {
+    const listen = startCli(['listen', '--url', service.url, '--key', key, '--forward-to', `${target.port}/short`]);
+    try {
+      const first = await listen.waitForLine(/^Forwarding /);
+      const [, catchUrl, shown] = /^Forwarding (\S+) -> (\S+)$/.exec(first)!;
+      assert.equal(shown, `http://localhost:${target.port}/short`);
+      const before = target.received.length;
+      assert.equal((await fetch(`${catchUrl}/x?y=1`, { method: 'POST', body: 'port form' })).status, 200);
+      await listen.waitForCount(DELIVERY_LINE, 1);
+      const got = target.received[before]!;
+      assert.deepEqual([got.method, got.url, got.body.toString()], ['POST', '/short/x?y=1', 'port form']);
+    } finally {
+      listen.child.kill('SIGINT');
+      assert.equal(await listen.exited, 0);
+    }
+  });
+
   it('--bin listens on an existing bin; --json prints one object per delivery, any status counts as delivered; Ctrl+C exits 0', async () => {
     const teapot = await startTargetApp(418);
     const { json: created } = await api<{ bin: { bin_id: string }; url: string }>(service, key, 'POST', '/v1/bins', {});

@@ -61,7 +61,10 @@ export function registerListenCommand(program: Command): void {
   program
     .command('listen')
     .description('forward every request a bin captures to a URL on this machine (creates the bin unless --bin)')
-    .requiredOption('--forward-to <url>', 'where to send each capture: a URL, host:port or a port (http://localhost:PORT)')
+    .requiredOption(
+      '--forward-to <url>',
+      'where to send each capture: a URL, host:port[/path] or a port[/path] (http://localhost:PORT/path)',
+    )
     .option('--bin <id>', 'listen on this bin instead of creating one')
     .option('--name <text>', 'name of the bin to create')
     .option(
@@ -80,7 +83,7 @@ export function registerListenCommand(program: Command): void {
         `Ctrl+C stops after the delivery in flight.` +
         examples(
           'devutil listen --forward-to http://localhost:3000/webhooks',
-          'devutil listen --forward-to 3000 --bin bin_4fQ9xT2mZk8Lr0aBcDeFgH',
+          'devutil listen --forward-to 3000/webhooks --bin bin_4fQ9xT2mZk8Lr0aBcDeFgH',
           'devutil listen --forward-to localhost:8000/hooks --json | jq .status',
         ),
     )
