@@ -1,5 +1,6 @@
 import type { Connection } from './connection.js';
-import { ApiError, CliFailure, networkReason, UnreachableError, type FieldProblem } from './failures.js';
+import { JSON_BODY_LIMIT } from '../http/json-body.js';
+import { ApiError, CliFailure, networkReason, UnreachableError, UsageError, type FieldProblem } from './failures.js';
 
 /** A request's answer that takes longer than this counts as unreachable. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -22,6 +23,11 @@ export function apiUrl(base: string, path: string, query: CallOptions['query'] =
   const url = new URL(base + path);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
   return url.href;
+}
+
+/** Bytes in MiB, to one decimal. */
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '');
 }
 
 /** Read an error answer into an {@link ApiError}, whatever its body holds. */
@@ -59,6 +65,12 @@ export class ApiClient {
     if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
+      // The service answers a larger body with 413 before reading it, and fetch, still sending, reports only
+      // the broken connection (EPIPE): say so here rather than call the service unreachable.
+      const bytes = Buffer.byteLength(body);
+      if (bytes > JSON_BODY_LIMIT) {
+        throw new UsageError(`the request's JSON body would be ${mib(bytes)} MiB; the service takes at most ${mib(JSON_BODY_LIMIT)} MiB`);
+      }
     }
     const signal = options.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS);
     try {

@@ -131,9 +131,10 @@ describe('devutil call and the tool short forms', () => {
     writeFileSync(join(dir, 'people.json'), '{"people":[{"name":"Ada","age":36},{"name":"Alan","age":41}]}');
     const binary = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80, 0x0a]);
     writeFileSync(join(dir, 'blob.bin'), binary);
+    writeFileSync(join(dir, 'big.bin'), Buffer.alloc(3 * 1024 * 1024, 7));
     // Independent commands, side by side.
-    const [fromFile, fromStdin, notJson, hashed, md5, encoded, urlSafe, decoded, decodedText, signed, generated, a, mx] = await Promise.all(
-      [
+    const [fromFile, fromStdin, notJson, hashed, md5, encoded, urlSafe, decoded, decodedText, signed, generated, a, mx, tooBig] =
+      await Promise.all([
         devutil(['jmespath', 'people[1].name', join(dir, 'people.json')]),
         devutil(['jmespath', 'people[*].age'], '{"people":[{"age":1},{"age":2}]}'),
         devutil(['jmespath', 'a'], 'not json'),
@@ -147,8 +148,8 @@ describe('devutil call and the tool short forms', () => {
         devutil(['totp', 'generate', '--issuer', 'Acme', '--account', 'ada@example.com']),
         devutil(['dns', 'shop.test']),
         devutil(['dns', 'shop.test', 'MX']),
-      ],
-    );
+        devutil(['hash', join(dir, 'big.bin')]),
+      ]);
     assert.equal(fromFile.stdout, 'Alan\n');
     assert.equal(fromStdin.stdout, '[\n  1,\n  2\n]\n');
     assert.deepEqual(
@@ -163,6 +164,11 @@ describe('devutil call and the tool short forms', () => {
     assert.equal(decodedText.stdout, 'hello');
     assert.equal(a.stdout, '192.0.2.10  300\n');
     assert.equal(mx.stdout, 'mail.shop.test  10\n');
+    // Over the JSON body limit: said before sending (the service would answer 413 to a body fetch is still sending).
+    assert.deepEqual(
+      [tooBig.status, tooBig.stdout, tooBig.stderr],
+      [2, '', "error: the request's JSON body would be 4 MiB; the service takes at most 2 MiB\n"],
+    );
 
     assert.equal(signed.status, 0, signed.stderr);
     assert.match(signed.stdout, /^[\w-]+\.[\w-]+\.[\w-]+\n$/);

@@ -53,7 +53,7 @@ export function registerToolCommands(program: Command): void {
   program
     .command('hash')
     .description('hash a file or standard input, byte for byte (sha256 unless --algorithm)')
-    .argument('[file]', 'file to hash (default: standard input)')
+    .argument('[file]', 'file to hash, up to about 1.5 MiB: it travels as Base64 in a JSON body of at most 2 MiB (default: standard input)')
     .option('--algorithm <name>', 'md5, sha1, sha256, sha384, sha512, sha3-256, sha3-384, sha3-512, blake2b512, blake2s256', 'sha256')
     .option('--encoding <name>', 'hex or base64', 'hex')
     .option('--json', 'print the whole API answer')
@@ -75,7 +75,7 @@ export function registerToolCommands(program: Command): void {
   base64
     .command('encode')
     .description('encode bytes as Base64')
-    .argument('[file]', 'file (default: standard input)')
+    .argument('[file]', 'file, up to about 1.5 MiB (default: standard input)')
     .option('--url-safe', 'the URL-safe alphabet (- and _)')
     .option('--no-padding', 'leave out the trailing =')
     .option('--json', 'print the whole API answer')
