@@ -1,4 +1,4 @@
-import { say, type Paint } from './output.js';
+import { printable, say, type Paint } from './output.js';
 
 /** A captured request as the API shows it (CONTRACT §2.3); headers and body only in the detail. */
 export interface CaptureView {
@@ -28,21 +28,21 @@ export function subPathOf(capture: Pick<CaptureView, 'bin_id' | 'path' | 'query_
   return (sub || '/') + (capture.query_string ? `?${capture.query_string}` : '');
 }
 
-/** One line for a capture: time, method, sub-path and query, size, content type, source address. */
+/** One line for a capture: time, method, sub-path and query, size, content type, source address (sender's text {@link printable}). */
 export function captureLine(capture: CaptureView, paint: Paint, clock: (d: Date) => string): string {
-  const type = capture.content_type ? `  ${capture.content_type}` : '';
-  return `${paint.dim(clock(new Date(capture.timestamp)))}  ${paint.bold(capture.method)} ${subPathOf(capture)}  ${capture.content_length} B${type}  ${paint.dim(capture.source_ip)}`;
+  const type = capture.content_type ? `  ${printable(capture.content_type)}` : '';
+  return `${paint.dim(clock(new Date(capture.timestamp)))}  ${paint.bold(capture.method)} ${printable(subPathOf(capture))}  ${capture.content_length} B${type}  ${paint.dim(capture.source_ip)}`;
 }
 
-/** A capture in full: its line, then its headers, then its body (base64 bodies stay base64, marked so). */
+/** A capture in full: its line, then its headers, then its body (base64 bodies stay base64, marked so), all {@link printable}. */
 export function printCaptureFull(capture: CaptureView, paint: Paint, clock: (d: Date) => string): void {
   say(captureLine(capture, paint, clock));
   say(paint.dim(`  ${capture.request_id}`));
-  for (const [name, value] of Object.entries(capture.headers ?? {})) say(`  ${paint.bold(name)}: ${value}`);
+  for (const [name, value] of Object.entries(capture.headers ?? {})) say(`  ${paint.bold(printable(name))}: ${printable(value)}`);
   if (capture.body) {
     say('');
     if (capture.body_encoding === 'base64') say(paint.dim(`  (${capture.content_length} bytes, not UTF-8: base64)`));
-    say(capture.body.replace(/^/gm, '  '));
+    say(printable(capture.body).replace(/^/gm, '  '));
   }
   say('');
 }

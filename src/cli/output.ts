@@ -36,6 +36,21 @@ export function paintStatus(paint: Paint, status: number): string {
   return status < 500 ? paint.yellow(text) : paint.red(text);
 }
 
+// C0 controls but tab and newline, DEL, and the C1 controls (U+009B opens a control sequence on some terminals).
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+/**
+ * Text that others chose (a captured request, a replay target's answer, a name) made safe to show
+ * on a terminal: each control character but tab and newline written as `\xNN`, so that a request
+ * sent to a public catch URL cannot move the cursor, clear the screen or set the window title.
+ *
+ * @example
+ *   printable('ok\x1b[2J') // 'ok\\x1b[2J'
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 /** Write one line on stdout. */
 export function say(line: string): void {
   process.stdout.write(`${line}\n`);
@@ -52,13 +67,13 @@ export function printJson(value: unknown): void {
 }
 
 /**
- * Print rows as aligned columns with a header line.
+ * Print rows as aligned columns with a header line, cells {@link printable}.
  *
  * @example
  *   printTable([{ id: 'bin_1', name: 'a' }], ['id', 'name']) // "ID     NAME\nbin_1  a\n"
  */
 export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
-  const cells = [columns.map((c) => c.toUpperCase()), ...rows.map((row) => columns.map((c) => String(row[c] ?? '')))];
+  const cells = [columns.map((c) => c.toUpperCase()), ...rows.map((row) => columns.map((c) => printable(String(row[c] ?? ''))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
   for (const line of cells) say(line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  '));
 }
@@ -80,8 +95,8 @@ export function printResult(answer: unknown, result: unknown, json: boolean | un
   else printJson(result);
 }
 
-/** Print a record as `name: value` lines, objects as JSON. */
+/** Print a record as `name: value` lines, objects as JSON, values {@link printable}. */
 export function printFields(record: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(record))
-    say(`${name}: ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`);
+    say(`${name}: ${printable(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))}`);
 }

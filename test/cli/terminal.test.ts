@@ -104,6 +104,23 @@ describe('devutil on a terminal', { skip }, () => {
     assert.match(piped.stdout, /^ {2}x-one: 1$/m);
   });
 
+  it('a captured body cannot steer the terminal: its control characters are shown as \\xNN', async () => {
+    const catchUrl = `${service.url}/v1/catch/${binId}`;
+    const body = 'a\x1b[2Jclear\x1b]0;pwned\x07\tb\r\nc\u009b1m';
+    const res = await fetch(catchUrl, { method: 'POST', headers: { 'content-type': 'text/plain; charset=utf-8' }, body });
+    const { request_id } = (await res.json()) as { request_id: string };
+    const args = ['requests', 'show', binId, request_id];
+    const [tty, piped] = await Promise.all([onTerminal(args, { ...env, NO_COLOR: '1' }), runCli(args, { env })]);
+    assert.equal(tty.status, 0, tty.output);
+    assert.doesNotMatch(tty.output, /[\x07\x1b\x9b]/);
+    assert.match(tty.output, /^ {2}a\\x1b\[2Jclear\\x1b\]0;pwned\\x07\tb\\x0d\r?$/m);
+    assert.match(tty.output, /^ {2}c\\x9b1m\r?$/m);
+    assert.match(piped.stdout, /^ {2}a\\x1b\[2Jclear\\x1b\]0;pwned\\x07\tb\\x0d\n {2}c\\x9b1m\n/m);
+    // The exact bytes are still there for whoever asks for them.
+    const exact = await runCli([...args, '--body'], { env });
+    assert.equal(exact.stdout, body);
+  });
+
   it('login asks for the key without echoing it and saves it', async () => {
     const key = env.DEVUTIL_KEY!;
     const loginEnv = { ...env, DEVUTIL_KEY: undefined, DEVUTIL_URL: undefined };

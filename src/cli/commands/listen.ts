@@ -5,7 +5,7 @@ import { ApiError, UnreachableError } from '../failures.js';
 import { followBin, type CaptureSummary } from '../follow.js';
 import { forwardCapture, parseForwardTarget, targetOf, type Capture, type Delivery } from '../forward.js';
 import type { ApiClient } from '../http.js';
-import { clockTime, note, paintFor, paintStatus, say } from '../output.js';
+import { clockTime, note, paintFor, paintStatus, printable, say } from '../output.js';
 
 /** Retries of a delivery whose target cannot be connected to: waits of 0.5, 1, 2, 4 and 8 s. */
 export const DEFAULT_RETRIES = 5;
@@ -111,7 +111,7 @@ export function registerListenCommand(program: Command): void {
             const outcome = { status: delivery.status, elapsed_ms: delivery.elapsedMs, attempts: delivery.attempts, error: delivery.error };
             return say(JSON.stringify({ ...record, ...outcome }));
           }
-          const head = `${paint.dim(clockTime(new Date()))}  ${paint.bold(summary.method)} ${delivery.shown}`;
+          const head = `${paint.dim(clockTime(new Date()))}  ${paint.bold(summary.method)} ${printable(delivery.shown)}`;
           if (delivery.error !== null) return say(`${head}  -> ${paint.red(`failed: ${delivery.error}`)}`);
           say(`${head}  -> ${paintStatus(paint, delivery.status!)}  ${Math.round(delivery.elapsedMs!)} ms`);
         };
@@ -143,7 +143,7 @@ export function registerListenCommand(program: Command): void {
             signal: stop.signal,
             onRetry: (attempt, delay, reason) =>
               note(
-                `  ${capture.method} ${targetOf(target, capture).shown}: ${reason}; retrying in ${delay / 1000} s (attempt ${attempt} of ${opts.retries + 1})`,
+                `  ${capture.method} ${printable(targetOf(target, capture).shown)}: ${reason}; retrying in ${delay / 1000} s (attempt ${attempt} of ${opts.retries + 1})`,
               ),
           });
           report(summary, delivery);

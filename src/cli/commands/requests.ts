@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { printCaptureFull, subPathOf, type CaptureView } from '../capture-view.js';
 import { action, connect, examples, pageOptions } from '../command-kit.js';
-import { note, paintFor, paintStatus, printJson, printTable, say } from '../output.js';
+import { note, paintFor, paintStatus, printable, printJson, printTable, say } from '../output.js';
 import { collectHeader } from '../values.js';
 
 type Json = { json?: boolean };
@@ -134,7 +134,7 @@ export function registerRequestCommands(program: Command): void {
           else {
             const paint = paintFor(process.stdout);
             say(`${answer.replayed_to}  -> ${paintStatus(paint, answer.response_status)}  ${Math.round(answer.elapsed_ms)} ms`);
-            if (answer.response_body) say(answer.response_body + (answer.response_truncated ? '\n(truncated)' : ''));
+            if (answer.response_body) say(printable(answer.response_body) + (answer.response_truncated ? '\n(truncated)' : ''));
           }
           return 0;
         },
