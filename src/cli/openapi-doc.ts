@@ -130,7 +130,12 @@ export function describeType(schema: Schema): string {
 export function coerceValue(field: Pick<Field, 'name' | 'schema'>, raw: string): unknown {
   const types = typesOf(field.schema);
   const parsed = parseJson(raw);
-  if (types.size === 0) return parsed.ok ? parsed.value : raw;
+  if (types.size === 0) {
+    if (parsed.ok) return parsed.value;
+    // Text that opens an object or array was meant as one: a typo there is not silently sent as a string.
+    if (/^\s*[[{]/.test(raw)) throw new UsageError(`${field.name}=${raw}: not JSON (to send it as a string, write it as a JSON string)`);
+    return raw;
+  }
   if (types.has('string') && !((types.has('object') || types.has('array')) && /^\s*[[{]/.test(raw))) return raw;
   if ((types.has('integer') || types.has('number')) && parsed.ok && typeof parsed.value === 'number') return parsed.value;
   if (types.has('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';

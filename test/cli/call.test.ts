@@ -127,6 +127,26 @@ describe('devutil call and the tool short forms', () => {
     assert.match(invalid.stderr, /^Error: .+ \(code: invalid_expression, HTTP 400\)\n$/);
   });
 
+  it('call: @ alone and @@text are text, a mistyped JSON value is refused; --list --json is one array', async () => {
+    const [current, escaped, badJson, listed] = await Promise.all([
+      devutil(['call', 'transformJson', 'data={"a":[1,2]}', 'expression=@']),
+      devutil(['call', 'transformJson', 'data={"a":[1,2]}', 'expression=@@.a']),
+      devutil(['call', 'transformJson', 'data={bad', 'expression=a']),
+      devutil(['call', '--list', '--json']),
+    ]);
+    assert.deepEqual([current.status, JSON.parse(current.stdout)], [0, { result: { a: [1, 2] }, expression: '@' }]);
+    assert.deepEqual([escaped.status, JSON.parse(escaped.stdout)], [0, { result: [1, 2], expression: '@.a' }]);
+    assert.deepEqual(
+      [badJson.status, badJson.stdout, badJson.stderr],
+      [2, '', 'error: data={bad: not JSON (to send it as a string, write it as a JSON string)\n'],
+    );
+    const operations = JSON.parse(listed.stdout) as { operation: string; method: string; path: string; summary: string }[];
+    const transform = operations.find((op) => op.operation === 'transformJson')!;
+    assert.deepEqual([transform.method, transform.path], ['POST', '/v1/json-transform']);
+    assert.match(transform.summary, /JMESPath/);
+    assert.ok(operations.length > 50);
+  });
+
   it('short forms read a file or standard input and print a string result alone', async () => {
     writeFileSync(join(dir, 'people.json'), '{"people":[{"name":"Ada","age":36},{"name":"Alan","age":41}]}');
     const binary = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80, 0x0a]);

@@ -18,6 +18,7 @@ import { readJson, readText } from '../values.js';
 
 interface CallOptions {
   list?: boolean;
+  json?: boolean;
   data?: string;
   help?: boolean;
 }
@@ -51,7 +52,8 @@ function printOperationHelp(op: Operation): void {
     }
   }
   say('');
-  say('Values are typed from the schema: numbers, true/false, JSON for objects and arrays; field=@file reads a file.');
+  say('Values are typed from the schema: numbers, true/false, JSON for objects and arrays; field=@file reads a file,');
+  say('field=@@text sends the text @text.');
 }
 
 /**
@@ -74,7 +76,9 @@ function buildRequest(op: Operation, args: string[], data: string | undefined) {
     if (eq <= 0) throw new UsageError(`"${arg}" is not field=value`);
     const name = arg.slice(0, eq);
     let raw = arg.slice(eq + 1);
-    if (raw.startsWith('@')) raw = readText(raw);
+    // `@@text` is the text `@text`, and `@` alone names no file (JMESPath's current node).
+    if (raw.startsWith('@@')) raw = raw.slice(1);
+    else if (raw.startsWith('@') && raw !== '@') raw = readText(raw);
     const field: Field | undefined = fields.get(name);
     if (!field && (!schema || schema.additionalProperties === false || schema.properties))
       throw new UsageError(`${op.operationId} has no field "${name}" (devutil call ${op.operationId} --help lists them)`);
@@ -95,8 +99,9 @@ export function registerCallCommand(program: Command): void {
     .command('call')
     .description('call any operation of the API by its operationId or path, with fields from its schema')
     .argument('[operation]', 'an operationId (transformJson) or a path (/v1/json-transform)')
-    .argument('[fields...]', 'field=value pairs; field=@file reads a file')
+    .argument('[fields...]', 'field=value pairs; field=@file reads a file, field=@@text sends @text')
     .option('--list', 'list every operation with its summary')
+    .option('--json', "with --list, one JSON array; an operation's answer is printed as the service sent it either way")
     .option('--data <json|@file|->', 'the JSON body to start from (fields are set over it)')
     .helpOption(false)
     .option('-h, --help', 'show help; with OPERATION, its fields from the document')
@@ -121,10 +126,14 @@ export function registerCallCommand(program: Command): void {
         const api = connect(command);
         const doc = await loadDocument(api);
         if (opts.list) {
-          printTable(
-            listOperations(doc).map((op) => ({ operation: op.operationId, method: op.method, path: op.path, summary: op.summary ?? '' })),
-            ['operation', 'method', 'path', 'summary'],
-          );
+          const rows = listOperations(doc).map((op) => ({
+            operation: op.operationId,
+            method: op.method,
+            path: op.path,
+            summary: op.summary ?? '',
+          }));
+          if (opts.json) printJson(rows);
+          else printTable(rows, ['operation', 'method', 'path', 'summary']);
           return 0;
         }
         const op = findOperation(doc, name!);
