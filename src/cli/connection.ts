@@ -8,6 +8,8 @@ export interface Connection {
   /** The service's base URL, without a trailing slash. */
   url: string;
   key?: string;
+  /** The URL `devutil login` saved a key for, when that key was not used because the URL given is another one. */
+  savedKeyUrl?: string;
 }
 
 /** What `devutil login` saves (CONTRACT §9). */
@@ -101,6 +103,7 @@ export function resolveConnection(flags: { url?: string; key?: string }, env: En
   const raw = flags.url ?? (env.DEVUTIL_URL || undefined) ?? saved?.url;
   if (!raw) throw new UsageError('no service URL: pass --url URL, set DEVUTIL_URL, or run devutil login --url URL');
   const url = normaliseUrl(raw);
-  const savedKey = saved?.url && normaliseUrl(saved.url) === url ? saved.key : undefined;
-  return { url, key: flags.key ?? (env.DEVUTIL_KEY || undefined) ?? savedKey };
+  const sameUrl = saved?.url !== undefined && normaliseUrl(saved.url) === url;
+  const key = flags.key ?? (env.DEVUTIL_KEY || undefined) ?? (sameUrl ? saved?.key : undefined);
+  return key === undefined && saved?.key && !sameUrl ? { url, savedKeyUrl: saved.url } : { url, key };
 }

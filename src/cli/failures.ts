@@ -27,8 +27,11 @@ export class ApiError extends CliFailure {
     readonly errors: FieldProblem[] = [],
     /** Seconds the service asked to wait (`Retry-After`), when it did. */
     readonly retryAfter?: number,
+    /** A last line on what the user can do about it. */
+    hint?: string,
   ) {
     const lines = [`Error: ${detail} (code: ${code}, HTTP ${status})`, ...errors.map((e) => `  ${e.path || '(body)'}: ${e.message}`)];
+    if (hint) lines.push(hint);
     super(lines.join('\n'), 1);
   }
 }

@@ -79,7 +79,7 @@ export async function followBin(api: ApiClient, binId: string, options: FollowOp
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (last) headers['last-event-id'] = last;
       watch();
-      const res = await ApiClient.ensureOk(
+      const res = await api.ensureOk(
         await api.send('GET', `/v1/bins/${encodeURIComponent(binId)}/stream`, { headers, signal: connection.signal }),
       );
       options.onOpen(connectedBefore);

@@ -30,8 +30,8 @@ function mib(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '');
 }
 
-/** Read an error answer into an {@link ApiError}, whatever its body holds. */
-export async function apiErrorOf(res: Response): Promise<ApiError> {
+/** Read an error answer into an {@link ApiError}, whatever its body holds; `hint` (for a missing key) ends its message. */
+export async function apiErrorOf(res: Response, connection?: Connection): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   let parsed: { detail?: unknown; code?: unknown; errors?: unknown } = {};
   try {
@@ -43,7 +43,11 @@ export async function apiErrorOf(res: Response): Promise<ApiError> {
   const code = typeof parsed.code === 'string' ? parsed.code : `http_${res.status}`;
   const errors = Array.isArray(parsed.errors) ? (parsed.errors as FieldProblem[]) : [];
   const retryAfter = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, code, detail, errors, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined);
+  const hint =
+    code === 'missing_api_key' && connection?.savedKeyUrl
+      ? `The key saved by devutil login is for ${connection.savedKeyUrl}; it is sent there only: pass --key (or set DEVUTIL_KEY) for ${connection.url}.`
+      : undefined;
+  return new ApiError(res.status, code, detail, errors, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined, hint);
 }
 
 /**
@@ -83,7 +87,7 @@ export class ApiClient {
   /** Send one request and return its JSON answer; an error answer throws. */
   async call<T>(method: string, path: string, options: CallOptions = {}): Promise<T> {
     const res = await this.send(method, path, options);
-    if (!res.ok) throw await apiErrorOf(res);
+    if (!res.ok) throw await apiErrorOf(res, this.connection);
     const text = await res.text().catch((err: unknown) => {
       throw new UnreachableError(this.connection.url, networkReason(err), { cause: err });
     });
@@ -99,8 +103,8 @@ export class ApiClient {
   }
 
   /** Like {@link call}, for an answer already received (a stream's first response). */
-  static async ensureOk(res: Response): Promise<Response> {
-    if (!res.ok) throw await apiErrorOf(res);
+  async ensureOk(res: Response): Promise<Response> {
+    if (!res.ok) throw await apiErrorOf(res, this.connection);
     return res;
   }
 }

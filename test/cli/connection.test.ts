@@ -124,12 +124,14 @@ describe('devutil connection settings and exit codes', () => {
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.equal(statSync(join(env.XDG_CONFIG_HOME!, 'devutil')).mode & 0o777, 0o700);
 
-    const [fromFile, keyOverride, urlOverride, elsewhere] = await Promise.all([
+    const [fromFile, keyOverride, urlOverride, elsewhere, renamed] = await Promise.all([
       runCli(['bins', 'list', '--json'], { env }),
       runCli(['bins', 'list'], { env: { ...env, DEVUTIL_KEY: 'dk_00000000000000000000000000000000' } }),
       runCli(['bins', 'list'], { env: { ...env, DEVUTIL_URL: closedUrl } }),
       // The file's key belongs to the file's URL: another URL does not get it.
       runCli(['bins', 'list', '--url', target.url], { env }),
+      // The same service by another name: the key stays back, and the error says why.
+      runCli(['bins', 'list', '--url', service.url.replace('127.0.0.1', 'localhost')], { env }),
     ]);
     assert.equal(fromFile.status, 0, fromFile.stderr);
     assert.equal(typeof (JSON.parse(fromFile.stdout) as { total: number }).total, 'number');
@@ -139,6 +141,13 @@ describe('devutil connection settings and exit codes', () => {
     assert.equal(elsewhere.status, 1);
     assert.equal(target.received.at(-1)!.url, '/v1/bins');
     assert.equal(target.received.at(-1)!.headers['x-api-key'], undefined);
+    const localhost = service.url.replace('127.0.0.1', 'localhost');
+    assert.equal(renamed.status, 1);
+    assert.equal(
+      renamed.stderr,
+      'Error: An API key is required: send it in the X-API-Key header. (code: missing_api_key, HTTP 401)\n' +
+        `The key saved by devutil login is for ${service.url}; it is sent there only: pass --key (or set DEVUTIL_KEY) for ${localhost}.\n`,
+    );
 
     const logout = await runCli(['logout'], { env });
     assert.deepEqual([logout.status, logout.stdout], [0, `Logged out: removed ${file}\n`]);

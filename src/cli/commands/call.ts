@@ -143,7 +143,7 @@ export function registerCallCommand(program: Command): void {
         }
         const { path, query, body } = buildRequest(op, args, opts.data);
         const res = await api.send(op.method, path, { query, body });
-        if (!res.ok) throw await apiErrorOf(res);
+        if (!res.ok) throw await apiErrorOf(res, api.connection);
         const text = await res.text();
         const type = res.headers.get('content-type') ?? '';
         if (/json/.test(type) && text) printJson(JSON.parse(text));
