@@ -118,6 +118,13 @@ describe('devutil bins, requests, replay, mocks and tail', () => {
     const invalid = await devutil('mocks', 'update', mockId!, '--status', '700');
     assert.equal(invalid.status, 1);
     assert.match(invalid.stderr, /^Error: .+\(code: validation_error, HTTP 422\)\n {2}\/?status_code: .+\n$/);
+    // A mock's body is text: a binary file is refused, not served with U+FFFD in place of its bytes.
+    writeFileSync(join(dir, 'blob.bin'), Buffer.from([0, 1, 0xff, 0xfe]));
+    const binary = await devutil('mocks', 'update', mockId!, '--body', `@${join(dir, 'blob.bin')}`);
+    assert.deepEqual(
+      [binary.status, binary.stderr],
+      [2, `error: --body @${join(dir, 'blob.bin')}: not UTF-8 text (a mock's body is text; binary bodies are not served)\n`],
+    );
     assert.equal((await devutil('mocks', 'delete', mockId!)).stdout, `Deleted ${mockId}\n`);
     assert.equal((await devutil('mocks', 'show', mockId!)).status, 1);
   });

@@ -1,7 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { Option, type Command } from 'commander';
 import { action, connect, examples, pageOptions } from '../command-kit.js';
+import { UsageError } from '../failures.js';
 import { note, printFields, printJson, printTable, say } from '../output.js';
-import { collectHeader, readJson, readText, wholeNumber } from '../values.js';
+import { collectHeader, readJson, readValue, wholeNumber } from '../values.js';
 
 interface Mock {
   mock_id: string;
@@ -45,6 +47,13 @@ function mockFlags(command: Command, forUpdate: boolean): Command {
   return command;
 }
 
+/** A mock's body is text: bytes that are not UTF-8 are refused rather than served with U+FFFD in their place. */
+function mockBodyText(raw: string): string {
+  const bytes = readValue(raw);
+  if (!isUtf8(bytes)) throw new UsageError(`--body ${raw}: not UTF-8 text (a mock's body is text; binary bodies are not served)`);
+  return bytes.toString('utf8');
+}
+
 /** The request body of the flags given (and only those, so an update changes nothing else). */
 function mockBody(flags: MockFlags & { anyMethod?: boolean; anyPath?: boolean }): Record<string, unknown> {
   const body: Record<string, unknown> = {};
@@ -52,7 +61,7 @@ function mockBody(flags: MockFlags & { anyMethod?: boolean; anyPath?: boolean })
   if (flags.status !== undefined) body.status_code = flags.status;
   if (flags.contentType !== undefined) body.content_type = flags.contentType;
   if (flags.header !== undefined) body.headers = flags.header;
-  if (flags.body !== undefined) body.body = readText(flags.body);
+  if (flags.body !== undefined) body.body = mockBodyText(flags.body);
   if (flags.responseBody !== undefined) body.response_body = readJson(flags.responseBody, '--response-body');
   if (flags.delay !== undefined) body.delay_ms = flags.delay;
   if (flags.method !== undefined) body.method = flags.method;
