@@ -167,9 +167,13 @@ describe("a bin's live page in Chromium", { skip: browserSkipReason() }, () => {
     await filter.fill('');
     await page.keyboard.type('jk');
     assert.equal(page.url(), `${web.url}/bins/${bin.bin_id}`);
-    await filter.fill('');
+    // Escape with text in the filter clears it: every request shows again.
+    await filter.fill('gamma');
+    await eventually(() => methodsOf(page), ['DELETE'], 'gamma again');
     await page.keyboard.press('Escape');
     await waitForRows(page, 3);
+    assert.equal(await filter.inputValue(), '');
+    assert.equal(await page.locator('.capture-count').textContent(), '3 of 3 requests');
 
     const selected = () => rowsOf(page).locator('a[aria-current="true"]');
     await page.keyboard.press('j');

@@ -73,6 +73,21 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('a /#key= link opened in a tab already on the app (only the fragment changes) signs in and leaves no key', async () => {
+    const { page, apiErrors, assertNoProblems, close } = await web.openPage(`/#key=${WRONG_KEY}`);
+    await page.getByRole('alert').waitFor();
+    assert.equal(await page.evaluate('location.hash'), '');
+    // The same document: no reload happens, so the app must notice the new fragment itself.
+    await page.evaluate(`location.hash = 'key=${web.apiKey}'`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.equal(await page.evaluate('location.hash'), '');
+    assert.equal(page.url(), `${web.url}/bins`);
+    assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), web.apiKey);
+    assert.deepEqual(apiErrors, ['GET /v1/account 401']);
+    assertNoProblems();
+    await close();
+  });
+
   it('Sign out forgets the key and returns to the form, also after a reload', async () => {
     const { page, assertNoProblems, close } = await web.openSignedIn('/mocks');
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Mocks');

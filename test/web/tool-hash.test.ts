@@ -89,7 +89,11 @@ describe('Hash page in Chromium', { skip: browserSkipReason() }, () => {
     const detail = await refusalDetail(web, '/v1/auth/hash', { data: 'zz', data_encoding: 'hex' });
     await eventually(() => data.getAttribute('aria-invalid'), 'true', 'data invalid');
     assert.deepEqual(await describedBy(page, data), [detail, 'Data to hash (UTF-8 unless data_encoding).']);
-    await page.getByRole('region', { name: 'Result' }).getByText('No result: see the error.').waitFor();
+    const result = page.getByRole('region', { name: 'Result' });
+    await result.getByText('No result: see the error.').waitFor();
+    // The refusal ends the update: nothing says "Updating…" while the error stands.
+    await eventually(() => result.getAttribute('aria-busy'), null, 'not busy after the refusal');
+    assert.equal(await result.getByText('Updating…').count(), 0);
     await assertAccessible(opened, 'hash error');
     await data.fill('6869');
     await eventually(() => tableOf(page), await expectedTable({ data: '6869', data_encoding: 'hex' }), 'fixed');

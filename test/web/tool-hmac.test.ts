@@ -78,6 +78,7 @@ describe('HMAC page in Chromium', { skip: browserSkipReason() }, () => {
     await eventually(() => key.getAttribute('aria-invalid'), 'true', 'key invalid');
     assert.deepEqual(await describedBy(page, key), [detail, 'HMAC key (UTF-8 unless key_encoding).']);
     assert.equal(await page.getByLabel('Message', { exact: true }).getAttribute('aria-invalid'), null);
+    await eventually(() => page.getByRole('region', { name: 'Result' }).getAttribute('aria-busy'), null, 'not busy after the refusal');
     await assertAccessible(opened, 'hmac error');
     await key.fill('6b6579');
     await eventually(() => key.getAttribute('aria-invalid'), null, 'key fixed');

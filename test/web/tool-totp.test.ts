@@ -150,6 +150,12 @@ describe('TOTP page in Chromium', { skip: browserSkipReason() }, () => {
     });
     await eventually(() => secret.getAttribute('aria-invalid'), 'true', 'secret invalid');
     assert.deepEqual(await describedBy(page, secret), [secretDetail, 'Base32, case-insensitive, spaces and padding optional.']);
+    // The refusal ends the update: the result is not left "Updating…".
+    await eventually(
+      () => page.getByRole('region', { name: 'Result' }).getAttribute('aria-busy'),
+      null,
+      'verify not busy after the refusal',
+    );
     assert.equal(
       await page.getByRole('region', { name: 'Code at this time' }).locator('.hint').innerText(),
       'The secret is not base32, so it gives no code.',

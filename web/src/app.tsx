@@ -43,6 +43,13 @@ export function App() {
     const key = fromLink ?? storedKey();
     if (key === null) setState({ status: 'signed-out', error: null, busy: false });
     else void signIn(key, { stored: fromLink === null });
+    // A `#key=` link opened in a tab already on the app changes only the fragment: no reload, so sign in here.
+    const onHashChange = () => {
+      const linked = takeKeyFromFragment();
+      if (linked !== null) void signIn(linked, { stored: false });
+    };
+    addEventListener('hashchange', onHashChange);
+    return () => removeEventListener('hashchange', onHashChange);
   }, []);
 
   switch (state.status) {

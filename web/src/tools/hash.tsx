@@ -104,7 +104,8 @@ export default function HashPage(props: ToolPageProps) {
   const { call } = props;
   const { inputs, setInputs, table } = useEveryAlgorithm(props);
   const encoding = textOf(props, 'encoding', inputs);
-  const updating = call.busy || table.some((r) => !r.fresh);
+  // A refused call ends the update: its error stands until the inputs change.
+  const updating = call.busy || (call.error === null && table.some((r) => !r.fresh));
   return (
     <div class="hash-page">
       <form class="tool-form" aria-label={props.operation.label} noValidate onSubmit={(e) => e.preventDefault()}>

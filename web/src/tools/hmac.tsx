@@ -99,7 +99,7 @@ function VerifyPanel(props: ToolPageProps & { inputs: Inputs }) {
         <MessageAndKey props={props} inputs={inputs} />
         <Field props={props} name="signature" inputs={inputs} />
       </ToolForm>
-      <ResultSection busy={call.busy || (outcome !== null && !fresh)}>{content}</ResultSection>
+      <ResultSection busy={call.busy || (call.error === null && outcome !== null && !fresh)}>{content}</ResultSection>
     </div>
   );
 }

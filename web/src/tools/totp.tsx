@@ -251,7 +251,7 @@ function VerifyPanel(props: ToolPageProps & { inputs: Inputs }) {
           <Field props={props} name="timestamp" inputs={inputs} />
         </div>
       </ToolForm>
-      <ResultSection busy={call.busy || (outcome !== null && !fresh)}>
+      <ResultSection busy={call.busy || (call.error === null && outcome !== null && !fresh)}>
         {content}
         {typeof inputs.secret === 'string' && inputs.secret.trim() !== '' && (
           <TotpCode

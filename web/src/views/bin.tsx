@@ -130,7 +130,12 @@ export function BinView({ binId, requestId }: { binId: string; requestId?: strin
               placeholder="Filter (press /)"
               value={filter}
               onInput={(e) => setFilter(e.currentTarget.value)}
-              onKeyDown={(e) => e.key === 'Escape' && e.currentTarget.blur()}
+              onKeyDown={(e) => {
+                // Escape leaves the filter empty and the list whole (Chromium's own clearing fires no input event).
+                if (e.key !== 'Escape') return;
+                setFilter('');
+                e.currentTarget.blur();
+              }}
             />
             <span class={`live-indicator live-${live.status}`} role="status">
               {STATUS_TEXT[live.status]}
