@@ -100,4 +100,26 @@ describe('number format page in Chromium', { skip: browserSkipReason() }, () => 
     assertNoProblems();
     await close();
   });
+
+  it('a number the browser cannot read (1e400) says so next to the field, and a readable one clears it', async () => {
+    const { page, apiErrors, assertNoProblems, close } = await web.openSignedIn('/tools/number-format');
+    await eventually(async () => (await resultValues(page)).length, 4, 'example');
+    const number = page.getByLabel('Number', { exact: true });
+    await number.click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('1e400');
+    await eventually(() => number.getAttribute('aria-invalid'), 'true', 'number unreadable');
+    assert.deepEqual(await describedBy(page, number), [
+      'Number is not a number (or too large for one).',
+      'A JSON number (a string is refused).',
+    ]);
+    // 1e4 is readable: the message goes and the answer is the API's.
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await eventually(() => number.getAttribute('aria-invalid'), null, 'number readable again');
+    await eventually(() => resultValues(page).then((values) => values[1]), '10000', 'answer for 1e4');
+    assert.deepEqual(apiErrors, []);
+    assertNoProblems();
+    await close();
+  });
 });

@@ -1,5 +1,6 @@
 // The form generated from an operation's request schema: a labelled input per field (text, select,
 // checkbox, number, JSON editor), its description as a hint and the API's error next to it.
+import { useState } from 'preact/hooks';
 import { CodeEditor } from '../components/code-editor';
 import type { FieldSpec, ToolPageProps } from './types';
 
@@ -18,7 +19,10 @@ export interface FieldInputProps {
 }
 
 /** One field: label, input, hint and error, wired with `for`, `aria-describedby` and `aria-invalid`. */
-export function FieldInput({ field, value, onChange, id, error }: FieldInputProps) {
+export function FieldInput({ field, value, onChange, id, error: given }: FieldInputProps) {
+  // Text a number input cannot read (`1e400`, `1..2`) reaches the page only as an empty value: say so here.
+  const [unreadable, setUnreadable] = useState(false);
+  const error = given ?? (unreadable ? `${field.label} is not a number (or too large for one).` : undefined);
   const hintId = field.description ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
@@ -95,7 +99,10 @@ export function FieldInput({ field, value, onChange, id, error }: FieldInputProp
           aria-describedby={describedBy}
           aria-invalid={invalid}
           aria-required={required}
-          onInput={(e) => onChange(e.currentTarget.value)}
+          onInput={(e) => {
+            setUnreadable(e.currentTarget.validity.badInput);
+            onChange(e.currentTarget.value);
+          }}
         />
       );
       break;
