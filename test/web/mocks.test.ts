@@ -324,6 +324,12 @@ describe('mocks in Chromium', { skip: browserSkipReason() }, () => {
     // Nothing changed: no call.
     await form.getByRole('button', { name: 'Save changes' }).click();
     await form.getByRole('status').filter({ hasText: 'Nothing changed.' }).waitFor();
+    const tryIt = page.getByRole('region', { name: 'Try it' });
+    await tryIt.getByRole('button', { name: 'Try it' }).click();
+    await tryIt
+      .locator('.mock-try-status')
+      .filter({ hasText: /^200 OK in \d+ ms$/ })
+      .waitFor();
 
     await form.getByLabel('Status', { exact: true }).fill('503');
     await form.getByRole('button', { name: 'Remove header 1' }).click();
@@ -333,6 +339,8 @@ describe('mocks in Chromium', { skip: browserSkipReason() }, () => {
     await form.getByRole('button', { name: 'Save changes' }).click();
     assert.deepEqual((await patch).postDataJSON(), { status_code: 503, headers: { 'x-two': '2' }, method: null, ttl_seconds: 120 });
     await form.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // The answer of the mock as it was is gone: Try it starts afresh.
+    assert.equal(await tryIt.locator('.mock-try-status').count(), 0);
 
     const saved = await getMock(mock.mock_id);
     assert.deepEqual(

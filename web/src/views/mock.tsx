@@ -14,6 +14,8 @@ type State = { status: 'loading' } | { status: 'failed'; error: ApiError | Error
 export function MockView({ mockId }: { mockId: string }) {
   const { api } = useSession();
   const [state, setState] = useState<State>({ status: 'loading' });
+  // Each save starts "Try it" afresh: an answer of the mock as it was would read as the new one's.
+  const [saves, setSaves] = useState(0);
   const fetchMock = () => api.get('/v1/mocks/{mock_id}', { path: { mock_id: mockId } }).then(({ mock }) => mock);
 
   useEffect(() => {
@@ -84,10 +86,17 @@ export function MockView({ mockId }: { mockId: string }) {
           </dd>
         </div>
       </dl>
-      <TryIt mock={mock} onCalled={refresh} />
+      <TryIt key={saves} mock={mock} onCalled={refresh} />
       <section class="card mock-edit" aria-labelledby="mock-edit-heading">
         <h2 id="mock-edit-heading">Edit mock</h2>
-        <MockForm key={mock.mock_id} mock={mock} onSaved={(saved) => setState({ status: 'loaded', mock: saved })} />
+        <MockForm
+          key={mock.mock_id}
+          mock={mock}
+          onSaved={(saved) => {
+            setState({ status: 'loaded', mock: saved });
+            setSaves((n) => n + 1);
+          }}
+        />
       </section>
       <DeleteMock mock={mock} />
     </section>
