@@ -315,6 +315,27 @@ describe('POST /v1/mock-data refuses bad input with 422', () => {
     assert.match(one.json().detail, /^Unknown locale "en_XX"/);
   });
 
+  it("a duplicate field name is a 422 whose detail starts with the second one's path", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mock-data',
+      headers: t.auth,
+      payload: {
+        fields: [
+          { name: 'id', type: 'uuid' },
+          { name: 'id', type: 'integer' },
+        ],
+        rows: 2,
+      },
+    });
+    assert.equal(res.statusCode, 422, res.body);
+    assert.deepEqual(res.json(), {
+      detail: 'fields[1].name "id" is a duplicate: each field name must be unique.',
+      code: 'validation_error',
+      errors: [{ path: 'fields[1].name', message: 'must be unique' }],
+    });
+  });
+
   it('the unknown-locale detail lists the supported locales', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/mock-data', headers: t.auth, payload: { fields: NAME, locale: 'en_XX' } });
     assert.match(res.json().detail, /Supported: .*de_DE.*en_US.*fr_FR.*ja_JP/);

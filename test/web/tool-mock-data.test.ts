@@ -311,4 +311,19 @@ describe('mock data page in Chromium', { skip: browserSkipReason() }, () => {
     assertNoProblems();
     await close();
   });
+
+  it('a duplicate field name is said at the Name of the field that repeats it', async () => {
+    const { page, apiErrors, assertNoProblems, close } = await web.openSignedIn('/tools/mock-data');
+    await eventually(async () => (await previewRows(page)).length, 3, 'example preview');
+    const second = field(page, 2).getByLabel('Name', { exact: true });
+    await second.fill('id');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await eventually(() => second.getAttribute('aria-invalid'), 'true', 'second name invalid');
+    assert.equal((await describedBy(page, second))[0], 'fields[1].name "id" is a duplicate: each field name must be unique.');
+    assert.equal(await field(page, 1).getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), null);
+    assert.equal(await page.getByRole('alert').count(), 0);
+    assert.deepEqual(apiErrors, ['POST /v1/mock-data 422']);
+    assertNoProblems();
+    await close();
+  });
 });

@@ -128,7 +128,8 @@ function createGenerators(faker: Faker, fields: MockField[], problems: DevutilEr
 
 function createGenerator(faker: Faker, field: MockField, i: number, seen: Set<string>): FieldGenerator {
   if (seen.has(field.name)) {
-    throw new DevutilError('validation_error', `Duplicate field name "${field.name}".`, {
+    // The detail starts with the field's path, as the other field errors do, so a form can place it.
+    throw new DevutilError('validation_error', `fields[${i}].name "${field.name}" is a duplicate: each field name must be unique.`, {
       errors: [{ path: `fields[${i}].name`, message: 'must be unique' }],
     });
   }
