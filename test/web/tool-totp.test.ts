@@ -86,10 +86,21 @@ describe('TOTP page in Chromium', { skip: browserSkipReason() }, () => {
     const { page, assertNoProblems, close } = opened;
     await page.getByRole('tab', { name: 'Verify' }).click();
     const verdict = page.getByRole('region', { name: 'Result' }).locator('.answer-verdict');
-    // The example: the RFC's code at T = 59.
+    // The form starts as an authenticator app's code is checked: 6 digits, at this moment.
+    assert.equal(await page.getByLabel('Digits').inputValue(), '6');
+    assert.equal(await page.getByLabel('Timestamp').inputValue(), '');
+    await eventually(async () => (await verdict.textContent())?.endsWith(' the current step.'), true, 'example');
+    await page.getByRole('button', { name: 'Use this code' }).click();
+    await eventually(async () => (await verdict.textContent())?.startsWith('Valid: it is the code of '), true, 'the current code');
+
+    // The RFC's code at T = 59.
     const example = { secret: RFC_SECRET, code: '94287082', digits: 8, period: 30, algorithm: 'SHA1', window: 1, timestamp: 59 };
+    await page.getByLabel('Secret').fill(RFC_SECRET);
+    await page.getByLabel('Code', { exact: true }).fill('94287082');
+    await page.getByLabel('Digits').selectOption('8');
+    await page.getByLabel('Timestamp').fill('59');
     assert.deepEqual(await web.api('POST', '/v1/auth/totp-verify', example), { valid: true, delta: 0 });
-    await eventually(() => verdict.textContent(), 'Valid: it is the code of the step at 1970-01-01T00:00:59Z.', 'example');
+    await eventually(() => verdict.textContent(), 'Valid: it is the code of the step at 1970-01-01T00:00:59Z.', 'RFC example');
     const codeHere = page.getByRole('region', { name: 'Code at this time' }).locator('.totp-code');
     assert.equal(await codeHere.innerText(), '9428 7082');
 
@@ -141,12 +152,11 @@ describe('TOTP page in Chromium', { skip: browserSkipReason() }, () => {
     await secret.fill('not base32!');
     const secretDetail = await refusalDetail(web, '/v1/auth/totp-verify', {
       secret: 'not base32!',
-      code: '94287082',
-      digits: 8,
+      code: '123456',
+      digits: 6,
       period: 30,
       algorithm: 'SHA1',
       window: 1,
-      timestamp: 59,
     });
     await eventually(() => secret.getAttribute('aria-invalid'), 'true', 'secret invalid');
     assert.deepEqual(await describedBy(page, secret), [secretDetail, 'Base32, case-insensitive, spaces and padding optional.']);
@@ -157,7 +167,7 @@ describe('TOTP page in Chromium', { skip: browserSkipReason() }, () => {
       'verify not busy after the refusal',
     );
     assert.equal(
-      await page.getByRole('region', { name: 'Code at this time' }).locator('.hint').innerText(),
+      await page.getByRole('region', { name: 'Current code' }).locator('.hint').innerText(),
       'The secret is not base32, so it gives no code.',
     );
     assert.deepEqual(apiErrors, ['GET /v1/auth/totp-generate 422', 'POST /v1/auth/totp-verify 422']);

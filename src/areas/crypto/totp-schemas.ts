@@ -82,9 +82,8 @@ export const totpVerifySchema = {
       timestamp: { type: 'integer', minimum: 0, maximum: 253402300799, description: 'Unix seconds to verify at (default now).' },
     },
     additionalProperties: false,
-    examples: [
-      { secret: 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ', code: '94287082', digits: 8, period: 30, algorithm: 'SHA1', window: 1, timestamp: 59 },
-    ],
+    // The usual case (6 digits, now), so a form filled from it checks the user's own code as an authenticator app shows it.
+    examples: [{ secret: 'JBSWY3DPEHPK3PXP', code: '123456' }],
   },
   response: {
     200: {
