@@ -66,7 +66,7 @@ export function parseForwardTarget(raw: string): URL {
   let text: string;
   if (PORT_FIRST.test(raw)) text = `http://localhost:${raw}`;
   else if (SCHEME.test(raw)) text = raw;
-  else if (raw.includes('://') || /^[^/?#]*:\//.test(raw)) throw notUrl;
+  else if (/^[^/?#]*:\//.test(raw)) throw notUrl;
   else text = `http://${raw}`;
   let url: URL;
   try {

@@ -25,12 +25,12 @@ export function apiUrl(base: string, path: string, query: CallOptions['query'] =
   return url.href;
 }
 
-/** Bytes in MiB, to one decimal. */
+/** Bytes in MiB to one decimal, rounded up: a body just over the limit never reads as the limit itself. */
 function mib(bytes: number): string {
-  return (bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '');
+  return (Math.ceil((bytes / (1024 * 1024)) * 10) / 10).toFixed(1).replace(/\.0$/, '');
 }
 
-/** Read an error answer into an {@link ApiError}, whatever its body holds; `hint` (for a missing key) ends its message. */
+/** Read an error answer into an {@link ApiError}, whatever its body holds; for a missing key, `connection` says whether the saved one was held back. */
 export async function apiErrorOf(res: Response, connection?: Connection): Promise<ApiError> {
   const text = await res.text().catch(() => '');
   let parsed: { detail?: unknown; code?: unknown; errors?: unknown } = {};

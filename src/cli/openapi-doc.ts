@@ -133,7 +133,8 @@ export function coerceValue(field: Pick<Field, 'name' | 'schema'>, raw: string):
   if (types.size === 0) {
     if (parsed.ok) return parsed.value;
     // Text that opens an object or array was meant as one: a typo there is not silently sent as a string.
-    if (/^\s*[[{]/.test(raw)) throw new UsageError(`${field.name}=${raw}: not JSON (to send it as a string, write it as a JSON string)`);
+    if (/^\s*[[{]/.test(raw))
+      throw new UsageError(`${field.name} is not JSON (to send text that starts with [ or {, write it as a JSON string)`);
     return raw;
   }
   if (types.has('string') && !((types.has('object') || types.has('array')) && /^\s*[[{]/.test(raw))) return raw;

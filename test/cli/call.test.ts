@@ -33,6 +33,8 @@ describe('devutil call and the tool short forms', () => {
       'shop.test': [
         { type: 'A', ttl: 300, data: '192.0.2.10' },
         { type: 'MX', ttl: 300, data: { preference: 10, exchange: 'mail.shop.test' } },
+        // A zone's owner chooses its TXT text: escape sequences in it must not reach the terminal.
+        { type: 'TXT', ttl: 300, data: 'hi\x1b]0;pwned\x07' },
       ],
     });
     service = await startService({ DNS_SERVERS: dns.address });
@@ -138,7 +140,7 @@ describe('devutil call and the tool short forms', () => {
     assert.deepEqual([escaped.status, JSON.parse(escaped.stdout)], [0, { result: [1, 2], expression: '@.a' }]);
     assert.deepEqual(
       [badJson.status, badJson.stdout, badJson.stderr],
-      [2, '', 'error: data={bad: not JSON (to send it as a string, write it as a JSON string)\n'],
+      [2, '', 'error: data is not JSON (to send text that starts with [ or {, write it as a JSON string)\n'],
     );
     const operations = JSON.parse(listed.stdout) as { operation: string; method: string; path: string; summary: string }[];
     const transform = operations.find((op) => op.operation === 'transformJson')!;
@@ -153,7 +155,7 @@ describe('devutil call and the tool short forms', () => {
     writeFileSync(join(dir, 'blob.bin'), binary);
     writeFileSync(join(dir, 'big.bin'), Buffer.alloc(3 * 1024 * 1024, 7));
     // Independent commands, side by side.
-    const [fromFile, fromStdin, notJson, hashed, md5, encoded, urlSafe, decoded, decodedText, signed, generated, a, mx, tooBig] =
+    const [fromFile, fromStdin, notJson, hashed, md5, encoded, urlSafe, decoded, decodedText, signed, generated, a, mx, tooBig, txt] =
       await Promise.all([
         devutil(['jmespath', 'people[1].name', join(dir, 'people.json')]),
         devutil(['jmespath', 'people[*].age'], '{"people":[{"age":1},{"age":2}]}'),
@@ -169,6 +171,7 @@ describe('devutil call and the tool short forms', () => {
         devutil(['dns', 'shop.test']),
         devutil(['dns', 'shop.test', 'MX']),
         devutil(['hash', join(dir, 'big.bin')]),
+        devutil(['dns', 'shop.test', 'TXT']),
       ]);
     assert.equal(fromFile.stdout, 'Alan\n');
     assert.equal(fromStdin.stdout, '[\n  1,\n  2\n]\n');
@@ -184,10 +187,11 @@ describe('devutil call and the tool short forms', () => {
     assert.equal(decodedText.stdout, 'hello');
     assert.equal(a.stdout, '192.0.2.10  300\n');
     assert.equal(mx.stdout, 'mail.shop.test  10\n');
+    assert.equal(txt.stdout, 'hi\\x1b]0;pwned\\x07\n');
     // Over the JSON body limit: said before sending (the service would answer 413 to a body fetch is still sending).
     assert.deepEqual(
       [tooBig.status, tooBig.stdout, tooBig.stderr],
-      [2, '', "error: the request's JSON body would be 4 MiB; the service takes at most 2 MiB\n"],
+      [2, '', "error: the request's JSON body would be 4.1 MiB; the service takes at most 2 MiB\n"],
     );
 
     assert.equal(signed.status, 0, signed.stderr);

@@ -133,6 +133,23 @@ describe('devutil listen forwards every capture to a loopback app', () => {
     }
   });
 
+  it('--forward-to HOST:PORT/path with a URL in its query keeps that query', async () => {
+    const listen = startCli(['listen', '--url', service.url, '--key', key, '--forward-to', `127.0.0.1:${target.port}/cb?next=http://x`]);
+    try {
+      const first = await listen.waitForLine(/^Forwarding /);
+      const [, catchUrl, shown] = /^Forwarding (\S+) -> (\S+)$/.exec(first)!;
+      assert.equal(shown, `http://127.0.0.1:${target.port}/cb?next=http://x`);
+      const before = target.received.length;
+      assert.equal((await fetch(`${catchUrl}/y?z=1`, { method: 'POST', body: 'host form' })).status, 200);
+      await listen.waitForCount(DELIVERY_LINE, 1);
+      const got = target.received[before]!;
+      assert.deepEqual([got.method, got.url, got.body.toString()], ['POST', '/cb/y?next=http://x&z=1', 'host form']);
+    } finally {
+      listen.child.kill('SIGINT');
+      assert.equal(await listen.exited, 0);
+    }
+  });
+
   it('--bin listens on an existing bin; --json prints one object per delivery, any status counts as delivered; Ctrl+C exits 0', async () => {
     const teapot = await startTargetApp(418);
     const { json: created } = await api<{ bin: { bin_id: string }; url: string }>(service, key, 'POST', '/v1/bins', {});

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { action, connect, examples } from '../command-kit.js';
 import { UsageError } from '../failures.js';
-import { printJson, printResult, say } from '../output.js';
+import { printable, printJson, printResult, say } from '../output.js';
 import { readInput } from '../values.js';
 import { registerJwtCommands, registerTotpCommands } from './crypto-tools.js';
 
@@ -19,10 +19,10 @@ interface DnsRecord {
   [field: string]: unknown;
 }
 
-/** One DNS record as a line: its fields' values, in the API's order. */
+/** One DNS record as a line: its fields' values, in the API's order ({@link printable}: a zone's owner writes its TXT records). */
 function recordLine(record: DnsRecord): string {
   return Object.values(record)
-    .map((v) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)))
+    .map((v) => printable(typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)))
     .join('  ');
 }
 
