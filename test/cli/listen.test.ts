@@ -116,38 +116,31 @@ describe('devutil listen forwards every capture to a loopback app', () => {
     }
   });
 
-  it('--forward-to PORT/path forwards to http://localhost:PORT/path', async () => {
-    const listen = startCli(['listen', '--url', service.url, '--key', key, '--forward-to', `${target.port}/short`]);
+  /** Listen with `--forward-to forwardTo`, send one capture to `sub`, and check where it is said and seen to arrive. */
+  async function forwardsOne(forwardTo: string, sub: string, shownTarget: string, receivedUrl: string): Promise<void> {
+    const listen = startCli(['listen', '--url', service.url, '--key', key, '--forward-to', forwardTo]);
     try {
       const first = await listen.waitForLine(/^Forwarding /);
       const [, catchUrl, shown] = /^Forwarding (\S+) -> (\S+)$/.exec(first)!;
-      assert.equal(shown, `http://localhost:${target.port}/short`);
+      assert.equal(shown, shownTarget);
       const before = target.received.length;
-      assert.equal((await fetch(`${catchUrl}/x?y=1`, { method: 'POST', body: 'port form' })).status, 200);
+      assert.equal((await fetch(`${catchUrl}${sub}`, { method: 'POST', body: forwardTo })).status, 200);
       await listen.waitForCount(DELIVERY_LINE, 1);
       const got = target.received[before]!;
-      assert.deepEqual([got.method, got.url, got.body.toString()], ['POST', '/short/x?y=1', 'port form']);
+      assert.deepEqual([got.method, got.url, got.body.toString()], ['POST', receivedUrl, forwardTo]);
     } finally {
       listen.child.kill('SIGINT');
       assert.equal(await listen.exited, 0);
     }
+  }
+
+  it('--forward-to PORT/path forwards to http://localhost:PORT/path', async () => {
+    await forwardsOne(`${target.port}/short`, '/x?y=1', `http://localhost:${target.port}/short`, '/short/x?y=1');
   });
 
   it('--forward-to HOST:PORT/path with a URL in its query keeps that query', async () => {
-    const listen = startCli(['listen', '--url', service.url, '--key', key, '--forward-to', `127.0.0.1:${target.port}/cb?next=http://x`]);
-    try {
-      const first = await listen.waitForLine(/^Forwarding /);
-      const [, catchUrl, shown] = /^Forwarding (\S+) -> (\S+)$/.exec(first)!;
-      assert.equal(shown, `http://127.0.0.1:${target.port}/cb?next=http://x`);
-      const before = target.received.length;
-      assert.equal((await fetch(`${catchUrl}/y?z=1`, { method: 'POST', body: 'host form' })).status, 200);
-      await listen.waitForCount(DELIVERY_LINE, 1);
-      const got = target.received[before]!;
-      assert.deepEqual([got.method, got.url, got.body.toString()], ['POST', '/cb/y?next=http://x&z=1', 'host form']);
-    } finally {
-      listen.child.kill('SIGINT');
-      assert.equal(await listen.exited, 0);
-    }
+    const forwardTo = `127.0.0.1:${target.port}/cb?next=http://x`;
+    await forwardsOne(forwardTo, '/y?z=1', `http://${forwardTo}`, '/cb/y?next=http://x&z=1');
   });
 
   it('--bin listens on an existing bin; --json prints one object per delivery, any status counts as delivered; Ctrl+C exits 0', async () => {
