@@ -13,6 +13,17 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
   });
   after(() => web?.close());
 
+  /** A new key on the free plan: its id and secret. */
+  async function newKey(): Promise<{ id: string; secret: string }> {
+    const created = await fetch(`${web.url}/v1/admin/keys`, {
+      method: 'POST',
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'browser', plan: 'free' }),
+    });
+    const { key, api_key: secret } = (await created.json()) as { key: { key_id: string }; api_key: string };
+    return { id: key.key_id, secret };
+  }
+
   /** What the API itself says about a key, to compare with what the form shows. */
   async function accountDetail(key: string): Promise<string> {
     const res = await fetch(`${web.url}/v1/account`, { headers: { 'x-api-key': key } });
@@ -88,6 +99,56 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('a refused /#key= link opened while signed in keeps the session and says why, until dismissed', async () => {
+    const { page, apiErrors, assertNoProblems, close } = await web.openSignedIn('/mocks');
+    await page.evaluate(`location.hash = 'key=${WRONG_KEY}'`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.equal(
+      await alert.locator('p').textContent(),
+      `The key in the link was refused: ${await accountDetail(WRONG_KEY)} You are still signed in with your own key.`,
+    );
+    assert.equal(await page.evaluate('location.hash'), '');
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Mocks');
+    assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), web.apiKey);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    assert.equal(await page.getByRole('alert').count(), 0);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.deepEqual(apiErrors, ['GET /v1/account 401']);
+    assertNoProblems();
+    await close();
+  });
+
+  it('a /#key= link checked while the stored key still is wins, whichever answer comes last', async () => {
+    const other = await newKey();
+    const { page, assertNoProblems, close } = await web.openSignedIn('/account');
+    // The stored key's check is held back until the link's has answered.
+    let releaseStored = () => {};
+    const storedHeld = new Promise<void>((resolve) => (releaseStored = resolve));
+    let storedAsked = () => {};
+    const storedInFlight = new Promise<void>((resolve) => (storedAsked = resolve));
+    await page.route('**/v1/account', async (route) => {
+      if (route.request().headers()['x-api-key'] === web.apiKey) {
+        storedAsked();
+        await storedHeld;
+      }
+      await route.continue();
+    });
+    await page.reload();
+    await storedInFlight;
+    await page.evaluate(`location.hash = 'key=${other.secret}'`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    releaseStored();
+    await page.waitForFunction(`localStorage.getItem('devutil.apiKey') === ${JSON.stringify(other.secret)}`);
+    await page.getByText(other.id, { exact: false }).first().waitFor();
+    // The stored key's late answer changes nothing.
+    await page.waitForTimeout(200);
+    assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), other.secret);
+    await page.getByText(other.id, { exact: false }).first().waitFor();
+    assertNoProblems();
+    await close();
+  });
+
   it('Sign out forgets the key and returns to the form, also after a reload', async () => {
     const { page, assertNoProblems, close } = await web.openSignedIn('/mocks');
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Mocks');
@@ -133,14 +194,9 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
   });
 
   it('a stored key revoked since is dropped, and the form shows why', async () => {
-    const created = await fetch(`${web.url}/v1/admin/keys`, {
-      method: 'POST',
-      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'browser', plan: 'free' }),
-    });
-    const { key, api_key: secret } = (await created.json()) as { key: { key_id: string }; api_key: string };
+    const { id, secret } = await newKey();
     const { page, apiErrors, assertNoProblems, close } = await web.openSignedIn('/tools', { key: secret });
-    const revoked = await fetch(`${web.url}/v1/admin/keys/${key.key_id}`, { method: 'DELETE', headers: { 'x-admin-token': ADMIN_TOKEN } });
+    const revoked = await fetch(`${web.url}/v1/admin/keys/${id}`, { method: 'DELETE', headers: { 'x-admin-token': ADMIN_TOKEN } });
     assert.equal(revoked.status, 200);
     await page.reload();
     const alert = page.getByRole('alert');

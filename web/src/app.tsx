@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, createApiClient } from './api';
 import { useRoute } from './router';
 import { forgetKey, SessionContext, storedKey, storeKey, takeKeyFromFragment, type Session } from './session';
@@ -6,7 +6,10 @@ import { Shell } from './shell';
 import { SignIn } from './views/sign-in';
 
 type State =
-  { status: 'checking' } | { status: 'signed-out'; error: string | null; busy: boolean } | { status: 'signed-in'; session: Session };
+  | { status: 'checking' }
+  | { status: 'signed-out'; error: string | null; busy: boolean }
+  /** `refusedLink`: why the key of a `#key=` link opened while signed in was refused (the session stays). */
+  | { status: 'signed-in'; session: Session; refusedLink?: string };
 
 function messageOf(err: unknown): string {
   return err instanceof ApiError ? err.detail : `Something went wrong: ${String(err)}`;
@@ -19,22 +22,32 @@ function messageOf(err: unknown): string {
 export function App() {
   const [state, setState] = useState<State>({ status: 'checking' });
   const route = useRoute();
+  // Only the latest sign-in applies its answer: a link's key checked while the stored one still is wins.
+  const attempts = useRef(0);
 
   const signOut = () => {
     forgetKey();
     setState({ status: 'signed-out', error: null, busy: false });
   };
   const signIn = async (key: string, { stored }: { stored: boolean }) => {
+    const attempt = ++attempts.current;
     setState((s) => (s.status === 'signed-out' ? { ...s, busy: true } : s));
     const api = createApiClient(key);
     try {
       const account = await api.get('/v1/account');
+      if (attempt !== attempts.current) return;
       storeKey(key);
       setState({ status: 'signed-in', session: { api, account, signOut } });
     } catch (err) {
+      if (attempt !== attempts.current) return;
       // A stored key that is refused (revoked, rotated) is dropped; one unchecked for want of a network is kept.
       if (stored && err instanceof ApiError && err.status === 401) forgetKey();
-      setState({ status: 'signed-out', error: messageOf(err), busy: false });
+      // A link's key refused while signed in leaves the session as it was, with the reason on top.
+      setState((s) =>
+        !stored && s.status === 'signed-in'
+          ? { ...s, refusedLink: messageOf(err) }
+          : { status: 'signed-out', error: messageOf(err), busy: false },
+      );
     }
   };
 
@@ -64,6 +77,14 @@ export function App() {
     case 'signed-in':
       return (
         <SessionContext value={state.session}>
+          {state.refusedLink !== undefined && (
+            <div class="error link-refused" role="alert">
+              <p>The key in the link was refused: {state.refusedLink} You are still signed in with your own key.</p>
+              <button type="button" class="secondary" onClick={() => setState({ status: 'signed-in', session: state.session })}>
+                Dismiss
+              </button>
+            </div>
+          )}
           <Shell route={route} />
         </SessionContext>
       );
