@@ -57,7 +57,7 @@ export function registerRequestCommands(program: Command): void {
 
   requests
     .command('show')
-    .description('show one capture: its headers and body (the newest when REQ is left out)')
+    .description('show one capture: its headers and body (the newest when REQ is left out; exit 1 when the bin has none)')
     .argument('<bin>', 'bin id')
     .argument('[req]', 'request id')
     .option('--body', 'write only the body, its exact bytes')
