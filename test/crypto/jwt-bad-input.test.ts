@@ -516,4 +516,22 @@ describe('JWT bad input', () => {
     assert.ok(Math.abs(iat - Date.now() / 1000) < 5);
     assert.deepEqual(payload, { role: 'admin', iss: 'devutil', iat, exp: iat + 3600, nbf: iat + 10, sub: 'user_1', aud: ['a', 'b'] });
   });
+
+  it('a time claim beyond the dates JavaScript holds is still an outcome: not_yet_valid or expired, with the claim named', async () => {
+    const cases: [object, string, string][] = [
+      [{ nbf: 1e13 }, 'not_yet_valid', 'the token is not valid before nbf 10000000000000'],
+      [{ nbf: 1e308 }, 'not_yet_valid', 'the token is not valid before nbf 1e+308'],
+      [{ exp: -1e13 }, 'expired', 'the token expired at exp -10000000000000'],
+      [{ nbf: 8640000000000 }, 'not_yet_valid', 'the token is not valid before +275760-09-13T00:00:00.000Z (nbf 8640000000000)'],
+    ];
+    for (const [payload, reason, error] of cases) {
+      const token = await hs256({ payload });
+      const res = await post('jwt-verify', { token, secret: SECRET });
+      assert.equal(res.statusCode, 200, res.body);
+      const outcome = res.json();
+      assert.equal(outcome.valid, false);
+      assert.equal(outcome.reason, reason);
+      assert.equal(outcome.error, error);
+    }
+  });
 });

@@ -53,6 +53,12 @@ interface ClaimExpectations {
 
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/** A time claim as the ISO time and the claim (`… (exp 1700000000)`), or the claim alone past what a Date holds (±8.64e12 s). */
+function claimTime(claim: 'nbf' | 'exp', seconds: number): string {
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${claim} ${seconds}` : `${date.toISOString()} (${claim} ${seconds})`;
+}
+
 /**
  * Check registered claims as RFC 7519 §4.1 defines them, in jose's order: `iss`, `sub` and `aud`
  * (when the caller expects them), the types of `iat`/`nbf`/`exp`, then `nbf` and `exp` against
@@ -78,10 +84,10 @@ function checkClaims(payload: Record<string, unknown>, expect: ClaimExpectations
   const now = Math.floor(expect.now / 1000);
   const { nbf, exp } = payload;
   if (isNumber(nbf) && nbf > now + expect.clockTolerance) {
-    return { reason: 'not_yet_valid', error: `the token is not valid before ${new Date(nbf * 1000).toISOString()} (nbf ${nbf})` };
+    return { reason: 'not_yet_valid', error: `the token is not valid before ${claimTime('nbf', nbf)}` };
   }
   if (isNumber(exp) && exp <= now - expect.clockTolerance) {
-    return { reason: 'expired', error: `the token expired at ${new Date(exp * 1000).toISOString()} (exp ${exp})` };
+    return { reason: 'expired', error: `the token expired at ${claimTime('exp', exp)}` };
   }
   return undefined;
 }
