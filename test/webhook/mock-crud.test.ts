@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -135,8 +136,19 @@ describe('mock management', () => {
       ]);
     }
     assert.deepEqual(await said({ path: 'users' }), [{ path: 'path', message: 'must start with / and hold no ?, # or whitespace' }]);
-    // Other tokens are methods: a mock may serve PURGE, and CONNECTX is not CONNECT.
-    for (const method of ['purge', 'CONNECTX']) assert.equal((await create({ method })).statusCode, 201, method);
+    // A mock may serve any method the server's HTTP parser accepts, PURGE and REPORT included; any
+    // other token (FOO, CONNECTX) could never reach it.
+    for (const method of ['purge', 'Report']) assert.equal((await create({ method })).statusCode, 201, method);
+    const made = (await create({})).json().mock;
+    for (const method of ['FOO', 'connectx']) {
+      const refused = [
+        { path: 'method', message: `must be a method this server can receive: ${METHODS.filter((m) => m !== 'CONNECT').join(', ')}` },
+      ];
+      assert.deepEqual(await said({ method }), refused);
+      const patched = await t.app.inject({ method: 'PATCH', url: `/v1/mocks/${made.mock_id}`, headers: t.auth, payload: { method } });
+      assert.equal(patched.statusCode, 422);
+      assert.deepEqual(patched.json().errors, refused);
+    }
   });
 
   it('a non-JSON body → 415, malformed JSON → 400', async () => {

@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import { DevutilError, type FieldError } from '../../errors.js';
 import { newId } from '../../lib/ids.js';
 import { isWellFormed, wellFormed } from '../../lib/well-formed.js';
@@ -17,6 +18,9 @@ export interface MockInput {
   method?: string | null;
   path?: string | null;
 }
+
+/** Methods a mock can be served with: those Node's HTTP parser accepts, CONNECT aside (a tunnel request, never served). */
+export const SERVABLE_METHODS = METHODS.filter((m) => m !== 'CONNECT');
 
 /** Header names a mock may not configure, and why (a Map: names such as `__proto__` are plain keys). */
 const REFUSED_HEADERS = new Map<string, string>([
@@ -61,6 +65,10 @@ function validate(input: MockInput): void {
       message:
         'must hold only tab, visible ASCII and Latin-1 characters (no CR, LF, NUL or other control characters, nothing above U+00FF such as emoji)',
     });
+  }
+  // The schema checks the token; a method the server's HTTP parser refuses (`FOO`) could never reach the mock.
+  if (typeof input.method === 'string' && !SERVABLE_METHODS.includes(input.method.toUpperCase())) {
+    errors.push({ path: 'method', message: `must be a method this server can receive: ${SERVABLE_METHODS.join(', ')}` });
   }
   if (typeof input.path === 'string') {
     // Its URL must be one a client sends as written: no lone surrogate (no URL encodes it), no `.` or

@@ -40,7 +40,9 @@ function mockFields(withDefaults: boolean) {
       ...httpMethodPattern(false),
       maxLength: 32,
       description:
-        'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. CONNECT is refused (a tunnel request, never served).',
+        'Serve only this method (upper-cased); others get 405 with `Allow`. A GET mock also answers HEAD. One of the methods the ' +
+        'HTTP parser accepts (GET, POST, PUT, PATCH, DELETE, OPTIONS, PURGE, PROPFIND, REPORT, ...; others could never reach the ' +
+        'mock: 422); CONNECT is refused (a tunnel request, never served).',
     },
     path: {
       type: withDefaults ? 'string' : ['string', 'null'],
