@@ -115,7 +115,11 @@ function withAlternativesMerged(errors: ErrorObject[]): ErrorObject[] {
     }
     // `maxLength: 0` is how a schema allows "or an empty string": say so in words.
     const say = (b: ErrorObject) =>
-      b.keyword === 'maxLength' && (b.params as { limit: number }).limit === 0 ? 'must be empty' : (b.message ?? 'is invalid');
+      b.keyword === 'maxLength' && (b.params as { limit: number }).limit === 0
+        ? 'must be empty'
+        : b.keyword === 'pattern'
+          ? (PATTERN_WORDS.get((b.params as { pattern: string }).pattern) ?? b.message ?? 'is invalid')
+          : (b.message ?? 'is invalid');
     const alternatives = [...new Set(errors.filter((b) => branchOf(b) === e && b.instancePath === e.instancePath).map(say))];
     merged.push(alternatives.length > 0 ? { ...e, message: alternatives.join(' or ') } : e);
   }

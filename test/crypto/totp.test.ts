@@ -166,6 +166,12 @@ describe('TOTP', () => {
         );
       });
     }
+    it('a code with letters is explained in words, not as the pattern that refused it', async () => {
+      const res = await verify({ ...base, code: 'abcdef' });
+      assert.deepEqual(res.json().errors, [
+        { path: 'code', message: 'must be up to 10 digits, with at most one space inside (123 456) or must be integer' },
+      ]);
+    });
     it('totp-generate with an issuer and account too long for a QR code → 422, not 500', async () => {
       const res = await t.app.inject({
         method: 'GET',

@@ -95,7 +95,7 @@ const CASES: { title: string; body: unknown; path: string; message: RegExp }[] =
     title: 'regex with an invalid pattern',
     body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(a' } }] },
     path: 'fields[0].options.pattern',
-    message: /not a valid regular expression/,
+    message: /^is not a valid regular expression: Unterminated group$/,
   },
   {
     title: 'regex with a class nothing belongs to',
@@ -126,6 +126,18 @@ const CASES: { title: string; body: unknown; path: string; message: RegExp }[] =
     body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?=a)a' } }] },
     path: 'fields[0].options.pattern',
     message: /lookahead/,
+  },
+  {
+    title: 'regex lookbehind',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '(?<=a)b' } }] },
+    path: 'fields[0].options.pattern',
+    message: /^lookaheads and lookbehinds are not supported$/,
+  },
+  {
+    title: 'regex with a Unicode property escape (it would be the text "p{L}" without the u flag)',
+    body: { fields: [{ name: 'r', type: 'regex', options: { pattern: '\\p{L}{3}' } }] },
+    path: 'fields[0].options.pattern',
+    message: /^uses a Unicode property escape \(\\p\{…\}\), which patterns here do not support/,
   },
   {
     title: 'regex lookbehind',

@@ -125,7 +125,7 @@ describe('POST /v1/regex-extract', () => {
     const res = await extract({ pattern: '\\p{Foo}|[^a]', text: '😀a', flags: 'u' });
     assert.equal(res.statusCode, 422);
     assert.equal(res.json().errors[0].path, 'pattern');
-    assert.match(res.json().errors[0].message, /Invalid regular expression/);
+    assert.equal(res.json().errors[0].message, 'is not a valid regular expression: Invalid property name');
   });
 
   it('the OpenAPI document says matching is by code point', async () => {
@@ -334,17 +334,22 @@ describe('POST /v1/regex-extract', () => {
     for (const flags of ['', 'u', 'i']) {
       const res = await extract({ pattern: 'a(?P=missing)', text: 'ak<missing>', flags });
       assert.equal(res.statusCode, 422, flags);
-      assert.match(res.json().errors[0].message, /Invalid regular expression: \(\?P=missing\) refers to no group named "missing"/);
+      assert.equal(res.json().errors[0].message, 'is not a valid regular expression: (?P=missing) refers to no group named "missing"');
     }
     assert.equal((await extract({ pattern: '(?P<x>a)(?P=x)', text: 'aa' })).statusCode, 200);
   });
 
-  it('422 for an invalid pattern, Python spelling included', async () => {
-    for (const pattern of ['(', '(?P<1x>a)', 'a{2,1}', '(?P=missing)']) {
+  it('422 for an invalid pattern, Python spelling included, with the reason and not the rewritten source', async () => {
+    for (const [pattern, reason] of [
+      ['(', 'Unterminated group'],
+      ['(?P<1x>a)', 'Invalid capture group name'],
+      ['a{2,1}', 'numbers out of order in {} quantifier'],
+      ['(?P=missing)', '(?P=missing) refers to no group named "missing"'],
+    ]) {
       const res = await extract({ pattern, text: 'a', flags: 'u' });
       assert.equal(res.statusCode, 422, pattern);
       assert.equal(res.json().errors[0].path, 'pattern');
-      assert.match(res.json().errors[0].message, /Invalid regular expression/);
+      assert.equal(res.json().errors[0].message, `is not a valid regular expression: ${reason}`);
     }
   });
 

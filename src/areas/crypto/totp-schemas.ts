@@ -1,3 +1,4 @@
+import { wordedPattern } from '../../http/validation.js';
 import { TOTP_ALGORITHMS } from './totp.js';
 
 const paramProps = {
@@ -71,7 +72,10 @@ export const totpVerifySchema = {
       secret: { type: 'string', minLength: 1, maxLength: 1024, description: 'Base32, case-insensitive, spaces and padding optional.' },
       code: {
         anyOf: [
-          { type: 'string', pattern: '^ *[0-9]{1,5} ?[0-9]{0,5} *$' },
+          {
+            type: 'string',
+            ...wordedPattern('^ *[0-9]{1,5} ?[0-9]{0,5} *$', 'must be up to 10 digits, with at most one space inside (123 456)'),
+          },
           { type: 'integer', minimum: 0, maximum: 99999999 },
         ],
         description:

@@ -62,10 +62,7 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
         const name = pattern.slice(i + 4, close);
         // Python refuses a reference to a group the pattern does not name (JavaScript would read it as text).
         if (!new RegExp(`\\(\\?P?<${name.replace(/[^\w]/g, '\\$&')}>`).test(pattern)) {
-          throw invalidField(
-            'pattern',
-            `is not a valid regular expression: Invalid regular expression: (?P=${name}) refers to no group named "${name}"`,
-          );
+          throw invalidField('pattern', `is not a valid regular expression: (?P=${name}) refers to no group named "${name}"`);
         }
         out += `\\k<${name}>`;
       }
@@ -80,11 +77,24 @@ export function rewritePattern(pattern: string, verbose: boolean): string {
 /** No match may start or end between the two halves of a surrogate pair. */
 const NOT_MID_PAIR = '(?!(?<=[\\uD800-\\uDBFF])[\\uDC00-\\uDFFF])';
 
+/** V8's message names the rewritten source and its flags (`Invalid regular expression: /(/gu: Unterminated group`). */
+const ENGINE_PREFIX = /^Invalid regular expression: \/[^]*\/[a-z]*: /;
+
+/**
+ * Why `new RegExp` refused a pattern, without the engine's echo of the source it was given.
+ *
+ * @example
+ *   syntaxReason(new SyntaxError('Invalid regular expression: /(/gu: Unterminated group')) // 'Unterminated group'
+ */
+export function syntaxReason(err: unknown): string {
+  return (err as Error).message.replace(ENGINE_PREFIX, '');
+}
+
 function checkSyntax(source: string, flags: string): void {
   try {
     new RegExp(source, flags);
   } catch (err) {
-    throw invalidField('pattern', `is not a valid regular expression: ${(err as Error).message}`);
+    throw invalidField('pattern', `is not a valid regular expression: ${syntaxReason(err)}`);
   }
 }
 

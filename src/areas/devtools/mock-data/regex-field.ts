@@ -1,5 +1,6 @@
 import type { Faker } from '@faker-js/faker';
 import RandExpImport from 'randexp';
+import { syntaxReason } from '../regex-syntax.js';
 import { countGroups } from '../regex-unicode.js';
 import { type FieldType, OptionError } from './field-type.js';
 
@@ -201,6 +202,11 @@ function shortest(token: Token): number {
   }
 }
 
+/** `(?<=` or `(?<!` not escaped (an even run of backslashes before it). */
+const LOOKBEHIND = /(?<!\\)(?:\\\\)*\(\?<[=!]/;
+/** `\p{` or `\P{` whose backslash is not itself escaped. */
+const PROPERTY_ESCAPE = /(?<!\\)(?:\\\\)*\\[pP]\{/;
+
 /** Most tokens one drawn string may visit: nested repetitions of groups that can match nothing produce no output yet cost this. */
 const MAX_DRAW_STEPS = 100_000;
 
@@ -236,7 +242,16 @@ export function createRegexGenerator(
   try {
     new RegExp(source);
   } catch (err) {
-    throw new OptionError('pattern', `is not a valid regular expression: ${(err as Error).message}`);
+    throw new OptionError('pattern', `is not a valid regular expression: ${syntaxReason(err)}`);
+  }
+  // Said here in words: randexp's parser stops at `(?<=` with "Invalid capture group name", and
+  // without the u flag `\p{L}` is the text "p{L}", never what was meant.
+  if (LOOKBEHIND.test(source)) throw new OptionError('pattern', 'lookaheads and lookbehinds are not supported');
+  if (PROPERTY_ESCAPE.test(source)) {
+    throw new OptionError(
+      'pattern',
+      'uses a Unicode property escape (\\p{…}), which patterns here do not support (no u flag): use a class such as [A-Za-zÀ-ÿ]',
+    );
   }
   let gen: RandExpInstance;
   try {
