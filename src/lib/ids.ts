@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -50,37 +50,79 @@ const SEQUENCE_CHARS = 6;
 /** The largest sequence number {@link newSequencedId} takes. */
 export const MAX_ID_SEQUENCE = 2 ** 32 - 1;
 
-/**
- * A public identifier that carries a sequence number: prefix + `seq` in 6 base62 digits + 22
- * random base62 characters (131 bits, as {@link newId}). Both stores name a captured request by its
- * number in its bin: SQLite finds the request by its key alone (no index of ids), and a stream
- * resuming after an id places it in capture order even once the request is gone.
- *
- * @example
- *   newSequencedId('req_', 1) // 'req_000001' + 22 random characters
- */
-export function newSequencedId(prefix: 'req_', seq: number): string {
-  if (!Number.isInteger(seq) || seq < 0 || seq > MAX_ID_SEQUENCE) throw new RangeError(`sequence ${seq} is out of range`);
-  let digits = '';
-  for (let i = 0, n = seq; i < SEQUENCE_CHARS; i++, n = Math.floor(n / 62)) digits = BASE62[n % 62] + digits;
-  return prefix + digits + randomString(22);
+/** Hex characters of the tag that ties a sequenced id to its bin (24 bits). */
+const TAG_CHARS = 6;
+const TAG = /^[0-9a-f]{6}$/;
+
+/** The tag of a sequenced id's random part in `scope` (its bin): the first 24 bits of their SHA-256, in hex. */
+function scopeTag(scope: string, random: string): string {
+  return hash('sha256', `${scope}\n${random}`, 'hex').slice(0, TAG_CHARS);
 }
 
 /**
- * The sequence number in an id made by {@link newSequencedId}, or null for any other text.
+ * What follows the number in a sequenced id of `scope`: 22 random base62 characters and their
+ * tag in `scope`, so that an id of another bin, or one made up, is told apart even once no
+ * request of that number is kept to compare it with (see {@link isIdOfScope}).
  *
  * @example
- *   sequenceOfId('req_', 'req_00000z' + 'x'.repeat(22)) // 61
+ *   sequencedIdTail('bin_x') // 22 random characters + 6 hex digits
+ */
+export function sequencedIdTail(scope: string): string {
+  const random = randomString(22);
+  return random + scopeTag(scope, random);
+}
+
+/**
+ * A public identifier that carries a sequence number: prefix + `seq` in 6 base62 digits + 22
+ * random base62 characters (131 bits, as {@link newId}) + their 6-hex-digit tag in `scope` (the
+ * bin). Both stores name a captured request by its number in its bin: SQLite finds the request by
+ * its key alone (no index of ids), and a stream resuming after an id places it in capture order
+ * even once the request is gone.
+ *
+ * @example
+ *   newSequencedId('req_', 1, 'bin_x') // 'req_000001' + 22 random characters + 6 hex digits
+ */
+export function newSequencedId(prefix: 'req_', seq: number, scope: string): string {
+  if (!Number.isInteger(seq) || seq < 0 || seq > MAX_ID_SEQUENCE) throw new RangeError(`sequence ${seq} is out of range`);
+  let digits = '';
+  for (let i = 0, n = seq; i < SEQUENCE_CHARS; i++, n = Math.floor(n / 62)) digits = BASE62[n % 62] + digits;
+  return prefix + digits + sequencedIdTail(scope);
+}
+
+/** Length of a sequenced id made before ids carried a tag, and of one with its tag. */
+const UNTAGGED = SEQUENCE_CHARS + 22;
+
+/**
+ * The sequence number in an id made by {@link newSequencedId} (or before ids carried a tag), or
+ * null for any other text.
+ *
+ * @example
+ *   sequenceOfId('req_', 'req_00000z' + 'x'.repeat(22) + '0a1b2c') // 61
  */
 export function sequenceOfId(prefix: 'req_', id: string): number | null {
-  if (id.length !== prefix.length + SEQUENCE_CHARS + 22 || !id.startsWith(prefix)) return null;
+  const length = id.length - prefix.length;
+  if ((length !== UNTAGGED && length !== UNTAGGED + TAG_CHARS) || !id.startsWith(prefix)) return null;
+  if (length !== UNTAGGED && !TAG.test(id.slice(prefix.length + UNTAGGED))) return null;
   let seq = 0;
-  for (let i = 0; i < SEQUENCE_CHARS + 22; i++) {
+  for (let i = 0; i < UNTAGGED; i++) {
     const digit = BASE62.indexOf(id[prefix.length + i]!);
     if (digit === -1) return null;
     if (i < SEQUENCE_CHARS) seq = seq * 62 + digit;
   }
   return seq <= MAX_ID_SEQUENCE ? seq : null;
+}
+
+/**
+ * Whether a sequenced id (one {@link sequenceOfId} reads) may be one of `scope`'s: its tag
+ * matches. An id made before ids carried a tag cannot tell, and passes.
+ *
+ * @example
+ *   isIdOfScope('req_', newSequencedId('req_', 1, 'bin_a'), 'bin_b') // false
+ */
+export function isIdOfScope(prefix: 'req_', id: string, scope: string): boolean {
+  const random = prefix.length + SEQUENCE_CHARS;
+  if (id.length === random + 22) return true;
+  return id.slice(random + 22) === scopeTag(scope, id.slice(random, random + 22));
 }
 
 /** Fixed width of the time part of {@link newTimeOrderedId}: 62^8 ms reach beyond the year 8000. */

@@ -59,7 +59,7 @@ it('sqlite: a version-1 database keeps its captured requests, their order and th
       );
     const sixth = await capture('bin_a');
     assert.equal(sixth!.count, 6);
-    assert.match(sixth!.id, /^req_000006[0-9A-Za-z]{22}$/, 'new captures are named by their number in the bin');
+    assert.match(sixth!.id, /^req_000006[0-9A-Za-z]{22}[0-9a-f]{6}$/, 'new captures are named by their number in the bin');
     const after = await store.bins.listRequests('bin_a', page);
     assert.deepEqual(
       after.items.map((r) => r.id),

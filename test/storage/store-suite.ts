@@ -300,13 +300,13 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       await store.bins.createBin(bin);
       for (let count = 1; count <= 3; count++) {
         const id = await captureId(count === 2 ? peer : store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, count);
-        assert.match(id, /^req_[0-9A-Za-z]{28}$/);
+        assert.match(id, /^req_[0-9A-Za-z]{28}[0-9a-f]{6}$/);
         assert.equal(sequenceOfId('req_', id), count);
       }
       const full = binRecord(owner(), { requestCount: MAX_ID_SEQUENCE - 1 });
       await store.bins.createBin(full);
       const last = await captureId(store, capturedRequest(full.id), { maxRequests: 10, now: T0 }, MAX_ID_SEQUENCE);
-      assert.match(last, /^req_4gfFC3[0-9A-Za-z]{22}$/, '4294967295 in 6 base62 digits');
+      assert.match(last, /^req_4gfFC3[0-9A-Za-z]{22}[0-9a-f]{6}$/, '4294967295 in 6 base62 digits');
       await assert.rejects(
         store.bins.captureRequest(capturedRequest(full.id), { maxRequests: 10, now: T0 }),
         (err: unknown) => (err as { code?: string }).code === 'storage_unavailable',
@@ -346,7 +346,15 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       for (let i = 1; i <= 3; i++) ids.push(await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, i));
       const foreign = await captureId(store, capturedRequest(other.id), { maxRequests: 10, now: T0 }, 1);
       const sameNumber = ids[1].slice(0, -1) + (ids[1].endsWith('a') ? 'b' : 'a');
-      for (const id of [foreign, sameNumber, newSequencedId('req_', 4), newSequencedId('req_', 0), 'req_unknown', newId('req_'), '']) {
+      for (const id of [
+        foreign,
+        sameNumber,
+        newSequencedId('req_', 4, bin.id),
+        newSequencedId('req_', 0, bin.id),
+        'req_unknown',
+        newId('req_'),
+        '',
+      ]) {
         assert.equal(await store.bins.listRequestsAfter(bin.id, id, 10), null, id);
       }
       assert.equal(await store.bins.listRequestsAfter('bin_missing', ids[0], 10), null, 'nor of a missing bin');
@@ -374,6 +382,27 @@ export function runStoreSuite(name: string, makeStore: () => Promise<Store>, opt
       assert.deepEqual(await after(ids[6]), [next]);
       assert.deepEqual(await after(ids[0]), [next]);
       assert.deepEqual(await after(next), []);
+    });
+
+    it("listRequestsAfter: a number no kept request holds is placed only for an id of the bin's (its tag), or one made before ids had tags", async () => {
+      const bin = binRecord(owner());
+      const other = binRecord(owner());
+      await store.bins.createBin(bin);
+      await store.bins.createBin(other);
+      const ids: string[] = [];
+      for (let i = 1; i <= 3; i++) ids.push(await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, i));
+      const foreign = await captureId(peer, capturedRequest(other.id), { maxRequests: 10, now: T0 }, 1);
+      await store.bins.clearRequests(bin.id);
+      const next = await captureId(store, capturedRequest(bin.id), { maxRequests: 10, now: T0 }, 4);
+      for (const on of [store, peer]) {
+        const after = async (id: string) => (await on.bins.listRequestsAfter(bin.id, id, 10))?.map((r) => r.id) ?? null;
+        assert.deepEqual(await after(ids[1]), [next], "the bin's own cleared id");
+        assert.equal(await after(foreign), null, "another bin's id of a cleared number");
+        assert.equal(await after(newSequencedId('req_', 2, other.id)), null, 'an id made for another bin');
+        const madeUp = ids[1].slice(0, -6) + (ids[1].endsWith('000000') ? '000001' : '000000');
+        assert.equal(await after(madeUp), null, 'a tag changed');
+        assert.deepEqual(await after(ids[1].slice(0, -6)), [next], 'an id from before ids had tags');
+      }
     });
 
     it('listRequestsAfter: pages read while captures go on through both instances join up in capture order, none twice, none left out', async () => {

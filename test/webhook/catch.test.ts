@@ -86,7 +86,7 @@ describe('catch: what is stored', () => {
     assert.equal(ack.ok, true);
     assert.equal(ack.bin_id, binId);
     // On SQLite, the request's number in its bin in 6 base62 digits (it is found by its key), then 22 random.
-    assert.match(ack.request_id, /^req_[0-9A-Za-z]{6}[0-9A-Za-z]{22}$/);
+    assert.match(ack.request_id, /^req_[0-9A-Za-z]{6}[0-9A-Za-z]{22}[0-9a-f]{6}$/);
     assertSecurityHeaders(res.headers);
     const r = await detail(t, binId, ack.request_id);
     assert.deepEqual(Object.keys(r).sort(), [

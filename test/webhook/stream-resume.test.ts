@@ -128,6 +128,29 @@ for (const { name, skip, open } of STORES)
       assert.deepEqual(requestIds(empty), [live]);
     });
 
+    it('after the bin is cleared, an id of another bin or made up is still a reset; the bin’s own cleared id resumes', async () => {
+      const otherBin = await createBin(t);
+      const foreign = await capture(base, otherBin);
+      const binId = await createBin(t);
+      const own = await captureMany(base, binId, 3);
+      const cleared = await t.app.inject({ method: 'DELETE', url: `/v1/bins/${binId}/requests`, headers: t.auth });
+      assert.equal(cleared.statusCode, 200);
+      const kept = await capture(base, binId);
+      const retagged = own[0].slice(0, -6) + (own[0].endsWith('000000') ? '000001' : '000000');
+      const refused = await Promise.all([foreign, retagged].map((lastEventId) => openStream(base, binId, t.apiKey, { lastEventId })));
+      const resumed = await openStream(base, binId, t.apiKey, { lastEventId: own[0] });
+      await resumed.waitFor(1);
+      const live = await capture(base, binId);
+      await resumed.waitFor(2);
+      resumed.close();
+      assert.deepEqual(requestIds(resumed), [kept, live]);
+      for (const stream of refused) {
+        await stream.waitFor(2);
+        stream.close();
+        assert.deepEqual(stream.events, [RESET, { id: live, event: 'request', data: stream.events[1]!.data }]);
+      }
+    });
+
     it('a backlog longer than one page of the store arrives whole and in capture order, live captures made meanwhile after it', async () => {
       const binId = await createBin(t);
       const firstId = await capture(base, binId);

@@ -25,8 +25,10 @@ A query string or path holding raw (not percent-encoded) non-ASCII bytes, as \`c
 valid HTTP: the parser refuses it before capture with 400 \`bad_request\` saying to percent-encode it
 (\`curl -G --data-urlencode 'city=Zürich' …\` sends \`city=Z%c3%bcrich\`, stored as it is).
 A request id is \`req_\`, the request's number in its bin in 6 base62 digits (\`req_000001…\` is a bin's first
-capture; a bin takes at most 4294967295 captures) and 22 random base62 characters (131 bits). Ids given by the Redis
-store before they carried the number have the capture time there instead (epoch milliseconds, 8 base62 digits).`;
+capture; a bin takes at most 4294967295 captures), 22 random base62 characters (131 bits) and 6 hex digits that tie them
+to the bin (so a stream resuming after an id can tell another bin's from its own once neither is kept). Ids given
+before they carried the tag end after the random characters; ids given by the Redis store before they carried the
+number have the capture time there instead (epoch milliseconds, 8 base62 digits).`;
 
 /** The methods OpenAPI can document, each with its own operation: the other methods are hidden copies of them. */
 export type DocumentedMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';

@@ -1,5 +1,5 @@
 import { DevutilError } from '../../errors.js';
-import { MAX_ID_SEQUENCE, randomString, sequenceOfId } from '../../lib/ids.js';
+import { isIdOfScope, MAX_ID_SEQUENCE, sequencedIdTail, sequenceOfId } from '../../lib/ids.js';
 import type { BinRecord, BinStore, CapturedRequestRecord, CapturedRequestSummary, PageOf } from '../types.js';
 import { fromFields, guard, toFields } from './connection.js';
 import type { RedisContext } from './redis-context.js';
@@ -55,7 +55,7 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
       const k = binKeys(prefix, req.binId);
       // Ids carry the bin's count, as SQLite's do, so a stream resuming after an evicted id still places it (a capture
       // time could not: processes' clocks differ). Only the script knows the count: it replaces the placeholder.
-      const random = randomString(22);
+      const random = sequencedIdTail(req.binId);
       const placeholder = `req_~~~~~~${random}`;
       const stored: StoredRequest = { id: placeholder, ...req, body: req.body.toString('base64'), contentLength: req.body.length };
       const args = [now, maxRequests, placeholder, random, JSON.stringify(stored), EXPIRY_GRACE_MS];
@@ -82,11 +82,10 @@ export function createRedisBinStore(ctx: RedisContext): BinStore & { purgeExpire
     },
     async listRequestsAfter(binId, afterId, limit) {
       const k = binKeys(prefix, binId);
-      const raw = await run<(string | null)[] | null>(
-        'requestsAfter',
-        [k.meta, k.order, k.reqs],
-        [afterId, sequenceOfId('req_', afterId) ?? -1, limit],
-      );
+      const seq = sequenceOfId('req_', afterId);
+      // A number no kept request holds any more is placed only for an id whose tag is this bin's.
+      if (seq !== null && !isIdOfScope('req_', afterId, binId)) return null;
+      const raw = await run<(string | null)[] | null>('requestsAfter', [k.meta, k.order, k.reqs], [afterId, seq ?? -1, limit]);
       if (raw === null) return null;
       return raw
         .filter((r): r is string => r !== null)

@@ -63,7 +63,7 @@ return 1`,
    * KEYS: meta, order, reqs. ARGV: now, max, placeholder id, random part, request JSON, grace ms,
    * and optionally a channel and a message. → {count, id}, false when the bin is missing or
    * expired, -1 when it holds MAX_ID_SEQUENCE captures already. The id is made here, as
-   * `newSequencedId` makes it (`req_`, the count in 6 base62 digits, the random part), since only
+   * `newSequencedId` makes it (`req_`, the count in 6 base62 digits, the random part and its tag), since only
    * the script knows the count; it replaces the placeholder (`req_~~~~~~` + the random part: no
    * pattern character, never in data sent) in the JSON and the message. The message is published
    * only when the capture is stored, by the same script: scripts run one at a time, so whichever

@@ -1,5 +1,5 @@
 import { DevutilError } from '../../errors.js';
-import { MAX_ID_SEQUENCE, newSequencedId, sequenceOfId } from '../../lib/ids.js';
+import { isIdOfScope, MAX_ID_SEQUENCE, newSequencedId, sequenceOfId } from '../../lib/ids.js';
 import type { Announcement, BinRecord, BinStore, Captured, CapturedRequestSummary, NewCapture, PubSub } from '../types.js';
 import { PURGE_CHUNK_ROWS, REQUEST_KEY_SPAN, run, type Db } from './database.js';
 
@@ -214,7 +214,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
       let binSeq = bumped.request_count - captures.length;
       for (const p of captures) {
         const r = p.req;
-        const id = newSequencedId('req_', ++binSeq);
+        const id = newSequencedId('req_', ++binSeq, binId);
         insertRequest.run(
           bumped.key,
           binSeq,
@@ -332,7 +332,7 @@ export function createSqliteBinStore(db: Db, pubsub: PubSub): BinStore {
           // An id from before version 6 of the schema has no number: only a retained one is placed.
           after = getRequestById.get(binId, binId, afterId)?.bin_seq ?? null;
           if (after === null) return null;
-        } else if (after < 1 || after > bin.request_count) return null;
+        } else if (after < 1 || after > bin.request_count || !isIdOfScope('req_', afterId, binId)) return null;
         // A row not yet deleted (retained, or waiting for its eviction run) must hold this very id.
         else if (after > bin.deleted_through && idAt.get(bin.key, after)?.id !== afterId) return null;
         const from = Math.max(after, bin.retained_after) + 1;
