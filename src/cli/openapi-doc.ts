@@ -57,25 +57,57 @@ export function listOperations(doc: OpenApiDocument): Operation[] {
   );
 }
 
+/** An operation found by name, with the path parameters its name gave (`/v1/bins/bin_1/requests` gives `bin_id`). */
+export interface FoundOperation {
+  op: Operation;
+  /** Path segments as written in the name, by parameter. */
+  pathValues: Record<string, string>;
+}
+
+/** The path parameters `path` gives when it is an instance of `template` (`/v1/bins/{bin_id}`), or null. */
+function matchTemplate(template: string, path: string): Record<string, string> | null {
+  const names: string[] = [];
+  const pattern = template.replace(/\{([^}]+)\}|[^{]+/g, (part, name: string | undefined) => {
+    if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    names.push(name);
+    return '([^/]+)';
+  });
+  const m = new RegExp(`^${pattern}$`).exec(path);
+  return m ? Object.fromEntries(names.map((name, i) => [name, m[i + 1]!])) : null;
+}
+
 /**
- * The operation `name` names: an operationId (exact, else case-insensitive), or a path with one
- * operation (`/v1/json-transform`); `METHOD /path` picks one of several.
+ * The operation `name` names: an operationId (exact, else case-insensitive), or a path as the
+ * document writes it (`/v1/json-transform`, `/v1/bins/{bin_id}`) or with its parameters filled in
+ * (`/v1/bins/bin_1/requests`); `METHOD /path` picks one of several at a path.
  *
  * @example
- *   findOperation(doc, 'transformJson').path // '/v1/json-transform'
- *   findOperation(doc, '/v1/json-transform').operationId // 'transformJson'
+ *   findOperation(doc, 'transformJson').op.path // '/v1/json-transform'
+ *   findOperation(doc, 'GET /v1/bins/bin_1').pathValues // { bin_id: 'bin_1' }
  */
-export function findOperation(doc: OpenApiDocument, name: string): Operation {
+export function findOperation(doc: OpenApiDocument, name: string): FoundOperation {
   const all = listOperations(doc);
   const byId = all.find((op) => op.operationId === name) ?? all.find((op) => op.operationId.toLowerCase() === name.toLowerCase());
-  if (byId) return byId;
+  if (byId) return { op: byId, pathValues: {} };
   const [method, path] = /^[A-Za-z]+ \//.test(name)
     ? [name.split(' ')[0]!.toUpperCase(), name.slice(name.indexOf(' ') + 1)]
     : [undefined, name];
-  const atPath = all.filter((op) => op.path === path && (method === undefined || op.method === method));
-  if (atPath.length === 1) return atPath[0]!;
-  if (atPath.length > 1)
-    throw new UsageError(`${name} has several operations: ${atPath.map((op) => `${op.operationId} (${op.method})`).join(', ')}`);
+  const withMethod = all.filter((op) => method === undefined || op.method === method);
+  let found: FoundOperation[] = withMethod.filter((op) => op.path === path).map((op) => ({ op, pathValues: {} }));
+  if (found.length === 0 && path.startsWith('/')) {
+    const matches = withMethod.flatMap((op) => {
+      const pathValues = matchTemplate(op.path, path);
+      return pathValues ? [{ op, pathValues }] : [];
+    });
+    // A fixed segment wins over a parameter (`/v1/admin/keys` over `/v1/admin/{x}`): the fewest parameters.
+    const fewest = Math.min(...matches.map((m) => Object.keys(m.pathValues).length));
+    found = matches.filter((m) => Object.keys(m.pathValues).length === fewest);
+  }
+  if (found.length === 1) return found[0]!;
+  if (found.length > 1) {
+    const choices = found.map(({ op }) => `${op.operationId} (${op.method})`).join(', ');
+    throw new UsageError(`${name} has several operations: ${choices}; name one, as in devutil call '${found[0]!.op.method} ${path}'`);
+  }
   throw new UsageError(`no operation "${name}" (devutil call --list lists them)`);
 }
 

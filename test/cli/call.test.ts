@@ -110,6 +110,44 @@ describe('devutil call and the tool short forms', () => {
     assert.deepEqual([geo.ip, geo.country_code, geo.city, geo.reserved], ['8.8.8.8', 'US', 'Mountain View', false]);
   });
 
+  it('call takes a path with its parameters filled in, and METHOD /path where a path has several operations', async () => {
+    const { bin } = (await json(['call', 'createBin', 'name=by-path'])) as { bin: { bin_id: string } };
+    const catchRes = await fetch(`${service.url}/v1/catch/${bin.bin_id}/hook`, { method: 'POST', body: 'x' });
+    assert.equal(catchRes.status, 200);
+    const [got, listed, bare, concrete, template] = await Promise.all([
+      devutil(['call', `/v1/bins/${bin.bin_id}`]),
+      json(['call', `GET /v1/bins/${bin.bin_id}/requests`, 'limit=1']),
+      devutil(['call', '/v1/bins']),
+      devutil(['call', `/v1/bins/${bin.bin_id}/requests`]),
+      devutil(['call', '/v1/bins/{bin_id}/requests']),
+    ]);
+    // GET and DELETE share /v1/bins/{bin_id}: no method is guessed.
+    assert.equal(got.status, 2);
+    assert.match(
+      got.stderr,
+      /has several operations: getBin \(GET\), deleteBin \(DELETE\); name one, as in devutil call 'GET \/v1\/bins\/bin_/,
+    );
+    const requests = listed.requests as { path: string }[];
+    assert.deepEqual(
+      requests.map((r) => r.path),
+      [`/v1/catch/${bin.bin_id}/hook`],
+    );
+    assert.deepEqual(
+      [bare.status, bare.stderr],
+      [2, "error: /v1/bins has several operations: createBin (POST), listBins (GET); name one, as in devutil call 'POST /v1/bins'\n"],
+    );
+    assert.equal(concrete.status, 2);
+    assert.match(
+      concrete.stderr,
+      /^error: \/v1\/bins\/bin_\w+\/requests has several operations: listRequests \(GET\), clearRequests \(DELETE\); name one/,
+    );
+    assert.equal(template.status, 2);
+    const deleted = await json(['call', `DELETE /v1/bins/${bin.bin_id}/requests`]);
+    assert.deepEqual([deleted.bin_id, deleted.deleted], [bin.bin_id, 1]);
+    const fields = await devutil(['call', `GET /v1/bins/${bin.bin_id}`, `bin_id=${bin.bin_id}`]);
+    assert.equal(fields.status, 0, 'a field may name the parameter again');
+  });
+
   it('call refuses unknown fields and mistyped values (exit 2) and reports API errors (exit 1)', async () => {
     const [unknown, typed, noOp, missing, invalid] = await Promise.all([
       devutil(['call', 'transformJson', 'nope=1']),

@@ -11,6 +11,7 @@ import {
   listOperations,
   operationFields,
   type Field,
+  type FoundOperation,
   type OpenApiDocument,
   type Operation,
 } from '../openapi-doc.js';
@@ -60,7 +61,7 @@ function printOperationHelp(op: Operation): void {
  * Build the request of `op` from `field=value` arguments over an optional `--data` body: path
  * parameters go into the path, query ones into the query, the rest into the JSON body.
  */
-function buildRequest(op: Operation, args: string[], data: string | undefined) {
+function buildRequest({ op, pathValues }: FoundOperation, args: string[], data: string | undefined) {
   const fields = new Map(operationFields(op).map((f) => [f.name, f]));
   const schema = bodySchema(op);
   let body: Record<string, unknown> | undefined;
@@ -71,6 +72,8 @@ function buildRequest(op: Operation, args: string[], data: string | undefined) {
   }
   const query: Record<string, string> = {};
   let path = op.path;
+  // Segments given in the operation's path, as written there (already URL-encoded).
+  for (const [name, segment] of Object.entries(pathValues)) path = path.replace(`{${name}}`, segment);
   for (const arg of args) {
     const eq = arg.indexOf('=');
     if (eq <= 0) throw new UsageError(`"${arg}" is not field=value`);
@@ -98,7 +101,7 @@ export function registerCallCommand(program: Command): void {
   program
     .command('call')
     .description('call any operation of the API by its operationId or path, with fields from its schema')
-    .argument('[operation]', 'an operationId (transformJson) or a path (/v1/json-transform)')
+    .argument('[operation]', "an operationId (transformJson), a path (/v1/json-transform, /v1/bins/bin_…/requests) or 'METHOD /path'")
     .argument('[fields...]', 'field=value pairs; field=@file reads a file, field=@@text sends @text')
     .option('--list', 'list every operation with its summary')
     .option('--json', "with --list, one JSON array; an operation's answer is printed as the service sent it either way")
@@ -112,6 +115,7 @@ export function registerCallCommand(program: Command): void {
         'devutil call transformJson --help',
         `devutil call transformJson data='{"a":[1,2]}' expression='a[0]'`,
         'devutil call /v1/auth/hash data=hello algorithm=sha512',
+        "devutil call 'GET /v1/bins/bin_…/requests' limit=5",
         'devutil call lookupGeoIp ip=8.8.8.8',
         'devutil call validateJsonSchema --data @request.json',
       ),
@@ -136,12 +140,13 @@ export function registerCallCommand(program: Command): void {
           else printTable(rows, ['operation', 'method', 'path', 'summary']);
           return 0;
         }
-        const op = findOperation(doc, name!);
+        const found = findOperation(doc, name!);
+        const { op } = found;
         if (opts.help) {
           printOperationHelp(op);
           return 0;
         }
-        const { path, query, body } = buildRequest(op, args, opts.data);
+        const { path, query, body } = buildRequest(found, args, opts.data);
         const res = await api.send(op.method, path, { query, body });
         if (!res.ok) throw await apiErrorOf(res, api.connection);
         const text = await res.text();
