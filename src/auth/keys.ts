@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { newId, randomString } from '../lib/ids.js';
+import { wellFormed } from '../lib/well-formed.js';
 import type { ApiKeyRecord, KeyStore } from '../storage/types.js';
 
 export const API_KEY_PATTERN = /^dk_[0-9A-Za-z]{32}$/;
@@ -49,7 +50,8 @@ export async function issueKey(keys: KeyStore, input: NewKey, now = Date.now()):
     id: newId('key_'),
     digest,
     hint: hintOf(digest),
-    name: input.name ?? '',
+    // As bins and mocks: a lone surrogate is stored (and answered) as U+FFFD, as a UTF-8 store reads it back.
+    name: wellFormed(input.name ?? ''),
     plan: input.plan,
     marketplaceHost: input.marketplaceHost ? input.marketplaceHost.toLowerCase() : null,
     createdAt: now,

@@ -101,6 +101,20 @@ describe('API keys', () => {
     assert.equal(res.json().errors[0].path, 'plan');
   });
 
+  it('a key name with a lone surrogate is answered as it is stored and listed: with U+FFFD', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/keys',
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: '{"name":"\\ud800x","plan":"free"}',
+    });
+    assert.equal(res.statusCode, 201);
+    const { key } = res.json();
+    assert.equal(key.name, '\ufffdx');
+    const listed = (await t.app.inject({ method: 'GET', url: '/v1/admin/keys', headers: admin })).json();
+    assert.equal(listed.keys.find((k: { key_id: string }) => k.key_id === key.key_id).name, '\ufffdx');
+  });
+
   it('a wrong admin token is 401 whatever its length, with the same body', async () => {
     const wrongSameLength = 'x'.repeat(ADMIN_TOKEN.length);
     const bodies = new Set<string>();
