@@ -462,6 +462,20 @@ describe('POST /v1/json-transform: answers and bad input', () => {
     assert.equal(await resultOf(null, '`7` % `3`'), 1);
   });
 
+  it('a function result or a JSON literal beyond a double is an error, not the null JSON would make of it', async () => {
+    for (const [data, expression, errorType, error] of [
+      [[1e308, 1e308], 'sum(@)', 'invalid_type', 'not-a-number: sum() overflows a double (at position 0)'],
+      [[1e308, 1e308], 'avg(@)', 'invalid_type', 'not-a-number: avg() overflows a double (at position 0)'],
+      [null, '`{"a":1e400}`', 'syntax', 'A JSON literal holds a number beyond a double (such as 1e400)'],
+      [null, '[`1`, `[-1e999]`]', 'syntax', 'A JSON literal holds a number beyond a double (such as 1e400)'],
+    ] as const) {
+      const res = await transform({ data, expression });
+      assert.equal(res.statusCode, 400, expression);
+      assert.deepEqual([res.json().error_type, res.json().error], [errorType, error], expression);
+    }
+    assert.equal(await resultOf([1e308, -1e308], 'sum(@)'), 0);
+  });
+
   it('a doubled minus is two minus signs (JEP 16 grammar): --a, a--b, --`1`', async () => {
     assert.equal(await resultOf({ a: 2 }, '--a'), 2);
     assert.equal(await resultOf({ a: 2, b: 3 }, 'a--b'), 5);

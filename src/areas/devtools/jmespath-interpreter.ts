@@ -213,12 +213,17 @@ export class SafeInterpreter extends BaseClass {
       }
       case 'ExpressionReference':
         return Object.assign(new ExpressionReference(), (node as { child?: object }).child);
-      case 'Function':
+      case 'Function': {
+        let result: unknown;
         try {
-          return super.visit(node, value);
+          result = super.visit(node, value);
         } catch (err) {
           throw namingFunction(err, node.name!);
         }
+        // As arithmetic: `sum([1e308, 1e308])` is an overflow, not the null JSON would make of Infinity.
+        if (typeof result === 'number' && !Number.isFinite(result)) throw new Error(`not-a-number: ${node.name}() overflows a double`);
+        return result;
+      }
       default:
         return super.visit(node, value);
     }

@@ -131,12 +131,30 @@ function tooLarge(why = 'it produces a result that is too large'): DevutilError 
   });
 }
 
-/** Refuse calls to functions that do not exist at compile time, as the specification requires. */
+/** Whether a literal's value holds a number JSON text read as Infinity (`1e400`); iterative, as literals may nest deeply. */
+function holdsNonFinite(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'number' && !Number.isFinite(v)) return true;
+    if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
+  }
+  return false;
+}
+
+/**
+ * Refuse calls to functions that do not exist at compile time, as the specification requires, and
+ * JSON literals holding a number beyond a double (JSON text would give null for it).
+ */
 function checkFunctionNames(node: unknown, expression: string): void {
   if (node === null || typeof node !== 'object') return;
   if (Array.isArray(node)) return node.forEach((n) => checkFunctionNames(n, expression));
-  const n = node as { type?: string; name?: string };
-  if (n.type === 'Literal') return;
+  const n = node as { type?: string; name?: string; value?: unknown };
+  if (n.type === 'Literal') {
+    if (holdsNonFinite(n.value))
+      throw invalidExpression(expression, 'syntax', 'A JSON literal holds a number beyond a double (such as 1e400)');
+    return;
+  }
   if (n.type === 'Function' && !knownFunctions.has(n.name!)) {
     // Every call of an unknown name fails: the first one is where.
     throw invalidExpression(expression, 'unknown_function', `Unknown function: ${n.name}()`, functionCallPositions(expression, n.name!)[0]);
