@@ -57,6 +57,9 @@ describe('POST /v1/date-format: %I with %p rejected every PM time and 12 AM', ()
     ['2026-11-27 00:05 AM', '%Y-%m-%d %I:%M %p', 'has hour 00 for %I, which takes 01-12'],
     ['2026-11-27 13:05', '%Y-%m-%d %I:%M', 'has hour 13 for %I, which takes 01-12'],
     ['2026-11-27 00:05', '%Y-%m-%d %I:%M', 'has hour 00 for %I, which takes 01-12'],
+    // Said in the request's terms, not in the date library's tokens and wording.
+    ['2024', '%Y-%m', 'does not match input_format "%Y-%m"'],
+    ['2024-02-30', '%Y-%m-%d', 'does not match input_format "%Y-%m-%d": day 30 is out of range for its month'],
   ];
   for (const [date, inputFormat, message] of refused) {
     it(`422 for "${date}" with "${inputFormat}"`, async () => {
@@ -65,6 +68,16 @@ describe('POST /v1/date-format: %I with %p rejected every PM time and 12 AM', ()
       assert.deepEqual(res.json().errors, [{ path: 'date', message }]);
     });
   }
+  it('422 for an ISO date that does not exist, in words', async () => {
+    for (const [date, message] of [
+      ['2024-02-30', 'is not a valid ISO 8601 date: day 30 is out of range for its month'],
+      ['2024-01-01T25:00', 'is not a valid ISO 8601 date: hour 25 is out of range'],
+    ]) {
+      const res = await format({ date });
+      assert.equal(res.statusCode, 422, res.body);
+      assert.deepEqual(res.json().errors, [{ path: 'date', message }], date);
+    }
+  });
 });
 
 describe('POST /v1/date-format: %Z printed +01 for London and Dublin in summer, WET for Casablanca at +00, and old names for history', () => {

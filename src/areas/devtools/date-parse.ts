@@ -81,8 +81,21 @@ const FRACTION = /\d[T ]?\d{2}:?\d{2}:?\d{2}[.,](\d{1,9})/;
 
 const bad = (message: string) => invalidField('date', message);
 
+/**
+ * Why Luxon refused a date, in the request's terms: its "can't be parsed as format yyyy'-'M" names
+ * its own tokens (null: the caller says which format did not match), and "you specified 30 (of type
+ * number) as a day, which is invalid" becomes "day 30 is out of range".
+ */
+function whyInvalid(dt: DateTime): string | null {
+  const explanation = dt.invalidExplanation ?? dt.invalidReason ?? 'invalid input';
+  if (/can't be parsed as format /.test(explanation)) return null;
+  const unit = /^you specified (.+) \(of type \w+\) as an? (\w+), which is invalid$/.exec(explanation);
+  if (unit) return `${unit[2]} ${unit[1]} is out of range${unit[2] === 'day' ? ' for its month' : ''}`;
+  return explanation;
+}
+
 function checked(dt: DateTime, what: string): DateTime {
-  if (!dt.isValid) throw bad(`is not a valid ${what}: ${dt.invalidExplanation ?? dt.invalidReason}`);
+  if (!dt.isValid) throw bad(`is not a valid ${what}: ${whyInvalid(dt) ?? 'it cannot be read'}`);
   return dt;
 }
 
@@ -459,8 +472,10 @@ export function parseDateWithFormat(input: string, format: string, options: Pars
       if (attempt.isValid) break;
     }
   }
-  if (!dt?.isValid || variant === undefined)
-    throw bad(`does not match input_format "${format}": ${dt?.invalidExplanation ?? dt?.invalidReason}`);
+  if (!dt?.isValid || variant === undefined) {
+    const why = dt === undefined ? null : whyInvalid(dt);
+    throw bad(`does not match input_format "${format}"${why === null ? '' : `: ${why}`}`);
+  }
   const twelveHour = letters.find((letter) => letter === 'I' || letter === 'l');
   const needsRaw = letters.includes('f') || twelveHour !== undefined;
   const raw = needsRaw
