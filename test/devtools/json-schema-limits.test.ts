@@ -214,7 +214,7 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
       });
 
       const message =
-        'is not a valid draft 2020-12 schema at https://devutil.invalid/schema.json#/items (meta-schema rule https://json-schema.org/draft/2020-12/meta/core#/type)';
+        'is not a valid draft 2020-12 schema at #/items (meta-schema rule https://json-schema.org/draft/2020-12/meta/core#/type)';
       for (const schema of [{ $schema: D2020, items }, { items }]) {
         const res = await check({ data: ['x'], schema });
         assert.equal(res.statusCode, 422, JSON.stringify(schema));
@@ -227,3 +227,28 @@ describe('POST /v1/json-schema-validate: limits, compile cache, draft from $sche
 function docs101(): Record<string, unknown> {
   return Object.fromEntries(Array.from({ length: SCHEMA_LIMITS.maxDocuments + 1 }, (_, i) => [`https://example.com/r${i}.json`, {}]));
 }
+
+describe('json-schema-validate: vocabularies', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  it('a required vocabulary the validator does not know is a 422 that says how to make it optional; optional, it validates', async () => {
+    const check = (payload: unknown) => t.app.inject({ method: 'POST', url: '/v1/json-schema-validate', headers: t.auth, payload });
+    const $schema = 'https://json-schema.org/draft/2020-12/schema';
+    const core = 'https://json-schema.org/draft/2020-12/vocab/core';
+    const required = await check({ data: 1, schema: { $schema, $vocabulary: { [core]: true, 'https://example.com/vocab/x': true } } });
+    assert.equal(required.statusCode, 422);
+    assert.deepEqual(required.json().errors, [
+      {
+        path: 'schema',
+        message:
+          'requires a vocabulary this validator does not know (https://example.com/vocab/x); mark it false in $vocabulary to make it optional',
+      },
+    ]);
+    const optional = await check({ data: 1, schema: { $schema, $vocabulary: { [core]: true, 'https://example.com/vocab/x': false } } });
+    assert.deepEqual(optional.json(), { valid: true, errors: [] });
+  });
+});

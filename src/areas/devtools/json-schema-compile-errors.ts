@@ -25,7 +25,9 @@ const COMPILE_ERRORS: Array<{
     test: (err) => err.name === 'InvalidSchemaError',
     describe: (err, row) => {
       const first = (err as Error & { output?: MetaOutput }).output?.errors?.[0];
-      const where = first?.instanceLocation && first.instanceLocation !== '#' ? ` at ${first.instanceLocation}` : '';
+      // The place in the request's schema, as a JSON pointer fragment (its URI is the schema's $id, or a placeholder).
+      const pointer = first?.instanceLocation?.slice(first.instanceLocation.indexOf('#'));
+      const where = pointer && pointer !== '#' && pointer.startsWith('#') ? ` at ${pointer}` : '';
       const rule = first?.absoluteKeywordLocation ? ` (meta-schema rule ${first.absoluteKeywordLocation})` : '';
       return schemaError('schema', `is not a valid draft ${row.draft} schema${where}${rule}`);
     },
@@ -46,6 +48,16 @@ const COMPILE_ERRORS: Array<{
   {
     test: (err) => /unknown dialect|Unable to determine a dialect/i.test(err.message),
     describe: (err) => schemaError('schema', `has a $schema that is neither a supported draft nor in schemas: ${err.message}`),
+  },
+  {
+    test: (err) => /^Unrecognized vocabulary: /.test(err.message),
+    describe: (err) => {
+      const uri = /^Unrecognized vocabulary: (.*?)\.(?: You can define|$)/.exec(err.message)?.[1] ?? 'one';
+      return schemaError(
+        'schema',
+        `requires a vocabulary this validator does not know (${uri}); mark it false in $vocabulary to make it optional`,
+      );
+    },
   },
   {
     test: (err) => err instanceof RangeError,
