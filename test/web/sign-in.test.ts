@@ -68,7 +68,8 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
   it('a /#key= link signs in, leaves no key in the address, and a reload keeps the session', async () => {
     const { page, assertNoProblems, close } = await web.openPage(`/#key=${web.apiKey}`);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    assert.equal(page.url(), `${web.url}/bins`);
+    // The shell moves from / to /bins just after it shows.
+    await page.waitForURL(`${web.url}/bins`);
     assert.equal(await page.evaluate('location.href'), `${web.url}/bins`);
     assert.equal(await page.evaluate('location.hash'), '');
     // The entry with the key was rewritten, not left behind: Back goes to the page before it.
@@ -146,6 +147,45 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
     assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), other.secret);
     await page.getByText(other.id, { exact: false }).first().waitFor();
     assertNoProblems();
+    await close();
+  });
+
+  it('a key that could not be checked (429) is kept and can be tried again; a link key too', async () => {
+    const limited = {
+      status: 429,
+      contentType: 'application/json',
+      body: JSON.stringify({ detail: 'Rate limit of 60 requests per minute reached.', code: 'rate_limited' }),
+    };
+    const stored = await web.openSignedIn('/mocks');
+    await stored.page.route('**/v1/account', (route) => route.fulfill(limited), { times: 1 });
+    await stored.page.reload();
+    await stored.page.getByRole('alert').waitFor();
+    assert.equal(await stored.page.getByRole('alert').textContent(), 'Rate limit of 60 requests per minute reached.');
+    assert.equal(await stored.page.evaluate("localStorage.getItem('devutil.apiKey')"), web.apiKey);
+    await stored.page.getByRole('button', { name: 'Try again with the same key' }).click();
+    await stored.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.equal(await stored.page.getByRole('heading', { level: 1 }).textContent(), 'Mocks');
+    stored.assertNoProblems();
+    await stored.close();
+
+    const linked = await web.openPage('/');
+    await linked.page.route('**/v1/account', (route) => route.fulfill(limited), { times: 1 });
+    await linked.page.evaluate(`location.hash = 'key=${web.apiKey}'`);
+    await linked.page.getByRole('alert').waitFor();
+    assert.equal(await linked.page.evaluate('location.hash'), '');
+    await linked.page.getByRole('button', { name: 'Try again with the same key' }).click();
+    await linked.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.equal(await linked.page.evaluate("localStorage.getItem('devutil.apiKey')"), web.apiKey);
+    linked.assertNoProblems();
+    await linked.close();
+  });
+
+  it('a wrong key offers no retry', async () => {
+    const { page, close } = await web.openPage('/');
+    await page.getByLabel('API key').fill(WRONG_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Try again with the same key' }).count(), 0);
     await close();
   });
 

@@ -7,7 +7,8 @@ import { SignIn } from './views/sign-in';
 
 type State =
   | { status: 'checking' }
-  | { status: 'signed-out'; error: string | null; busy: boolean }
+  /** `retry`: a key that was not refused but could not be checked (rate limit, network), to try again. */
+  | { status: 'signed-out'; error: string | null; busy: boolean; retry?: { key: string; stored: boolean } }
   /** `refusedLink`: why the key of a `#key=` link opened while signed in was refused (the session stays). */
   | { status: 'signed-in'; session: Session; refusedLink?: string };
 
@@ -42,11 +43,13 @@ export function App() {
       if (attempt !== attempts.current) return;
       // A stored key that is refused (revoked, rotated) is dropped; one unchecked for want of a network is kept.
       if (stored && err instanceof ApiError && err.status === 401) forgetKey();
+      // A key not refused (429, network, 5xx) was not judged: it can be tried again as it is.
+      const refused = err instanceof ApiError && err.status === 401;
       // A link's key refused while signed in leaves the session as it was, with the reason on top.
       setState((s) =>
         !stored && s.status === 'signed-in'
           ? { ...s, refusedLink: messageOf(err) }
-          : { status: 'signed-out', error: messageOf(err), busy: false },
+          : { status: 'signed-out', error: messageOf(err), busy: false, ...(refused ? {} : { retry: { key, stored } }) },
       );
     }
   };
@@ -73,7 +76,15 @@ export function App() {
         </main>
       );
     case 'signed-out':
-      return <SignIn error={state.error} busy={state.busy} onSignIn={(key) => void signIn(key, { stored: false })} />;
+      const { retry } = state;
+      return (
+        <SignIn
+          error={state.error}
+          busy={state.busy}
+          onSignIn={(key) => void signIn(key, { stored: false })}
+          onRetry={retry && (() => void signIn(retry.key, { stored: retry.stored }))}
+        />
+      );
     case 'signed-in':
       return (
         <SessionContext value={state.session}>

@@ -6,10 +6,12 @@ export interface SignInProps {
   /** A key is being checked. */
   busy: boolean;
   onSignIn(key: string): void;
+  /** Check again the key that could not be checked (the service was busy or out of reach), when there is one. */
+  onRetry?: (() => void) | undefined;
 }
 
 /** The sign-in form of CONTRACT §8: one field, "API key", checked by the app with GET /v1/account. */
-export function SignIn({ error, busy, onSignIn }: SignInProps) {
+export function SignIn({ error, busy, onSignIn, onRetry }: SignInProps) {
   const [key, setKey] = useState('');
   return (
     <main class="sign-in">
@@ -38,6 +40,11 @@ export function SignIn({ error, busy, onSignIn }: SignInProps) {
           <p id="api-key-error" class="error" role="alert">
             {error}
           </p>
+        )}
+        {onRetry && (
+          <button type="button" class="secondary" disabled={busy} onClick={onRetry}>
+            Try again with the same key
+          </button>
         )}
         <button type="submit" disabled={busy}>
           Sign in
