@@ -65,6 +65,14 @@ describe('Hash page in Chromium', { skip: browserSkipReason() }, () => {
     assert.equal(calls.max(), 1);
     await page.unroute('**/v1/auth/hash');
 
+    // With quick answers, the other algorithms still wait for a pause in the typing: at most one call
+    // a keystroke, then one per other algorithm (a free key has 60 calls a minute).
+    const typing = countInFlight(page, '/v1/auth/hash');
+    await data.fill('');
+    await data.pressSequentially('jumps over the lazy dog', { delay: 120 });
+    await eventually(() => tableOf(page), await expectedTable({ data: 'jumps over the lazy dog' }), 'typed quickly answered', 20_000);
+    assert.ok(typing.sent() <= 'jumps over the lazy dog'.length + 1 + ALGORITHMS.length - 1, `${typing.sent()} calls`);
+
     await data.fill('00ff');
     await page.getByLabel('Input encoding').selectOption('hex');
     await page.getByLabel('Output encoding').selectOption('base64');

@@ -1,7 +1,7 @@
 // The hash page: the data hashed with every algorithm the API takes, one table row each, as you
 // type. The page's own live call answers the selected algorithm; the others follow one call at a
-// time once it has answered, so no more than one request is ever in flight: a change typed while
-// one of them runs waits for it.
+// time once it has answered and the typing has paused, so no more than one request is ever in
+// flight (a change typed while one of them runs waits for it) and typing costs one call per change.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { CopyButton } from '../components/copy-button';
 import { answers, EncodingField, Field, ResultSection, textOf } from './hash-parts';
@@ -28,6 +28,9 @@ function digestBits(hash: string, encoding: string): number {
   return Math.floor((hash.length * 3) / 4 - padding) * 8;
 }
 
+/** How long the inputs stay unchanged before the other algorithms are asked (each is a call, and a credit). */
+const OTHERS_AFTER_MS = 800;
+
 /** Every algorithm's row for the inputs as they stand, and how to change them without a second call in flight. */
 function useEveryAlgorithm(props: ToolPageProps) {
   const algorithms = props.fields.find((f) => f.name === 'algorithm')?.choices ?? [];
@@ -36,7 +39,16 @@ function useEveryAlgorithm(props: ToolPageProps) {
   const inputs = held ?? props.inputs;
   // The rows live in the ref (read by calls that outlive a render); setting this state shows them.
   const [, setRows] = useState<Record<string, Row>>({});
-  const state = useRef({ props, inputs, rows: {} as Record<string, Row>, inFlight: false, held: null as Inputs | null, unmounted: false });
+  const state = useRef({
+    props,
+    inputs,
+    rows: {} as Record<string, Row>,
+    inFlight: false,
+    held: null as Inputs | null,
+    unmounted: false,
+    changedAt: 0,
+    timer: undefined as ReturnType<typeof setTimeout> | undefined,
+  });
   state.current.props = props;
   state.current.inputs = inputs;
   /** The data and encodings, without the algorithm: what a row answers. */
@@ -52,6 +64,12 @@ function useEveryAlgorithm(props: ToolPageProps) {
     const own = (call.outcome.result as { algorithm: string }).algorithm;
     const next = algorithms.find((a) => a !== own && s.rows[a]?.key !== key);
     if (next === undefined) return;
+    const wait = s.changedAt + OTHERS_AFTER_MS - Date.now();
+    if (wait > 0) {
+      clearTimeout(s.timer);
+      s.timer = setTimeout(pump, wait);
+      return;
+    }
     s.inFlight = true;
     const settle = (row: Row) => {
       s.inFlight = false;
@@ -74,6 +92,7 @@ function useEveryAlgorithm(props: ToolPageProps) {
   useEffect(
     () => () => {
       state.current.unmounted = true;
+      clearTimeout(state.current.timer);
     },
     [],
   );
@@ -82,6 +101,7 @@ function useEveryAlgorithm(props: ToolPageProps) {
     const s = state.current;
     const value = typeof next === 'function' ? next(s.inputs) : next;
     s.inputs = value;
+    s.changedAt = Date.now();
     if (s.inFlight) {
       s.held = value;
       setHeld(value);
@@ -114,7 +134,9 @@ export default function HashPage(props: ToolPageProps) {
           <EncodingField props={props} name="data_encoding" inputs={inputs} setInputs={setInputs} />
           <Field props={props} name="encoding" inputs={inputs} setInputs={setInputs} />
         </div>
-        <p class="hint">Each algorithm is one call of the API (and one credit on a metered plan).</p>
+        <p class="hint">
+          Each algorithm is one call of the API (and one credit on a metered plan): the selected one as you type, the others once you pause.
+        </p>
       </form>
       <ResultSection busy={updating}>
         {call.error ? (
