@@ -75,7 +75,7 @@ export function App() {
           <p>Signing in…</p>
         </main>
       );
-    case 'signed-out':
+    case 'signed-out': {
       const { retry } = state;
       return (
         <SignIn
@@ -85,6 +85,7 @@ export function App() {
           onRetry={retry && (() => void signIn(retry.key, { stored: retry.stored }))}
         />
       );
+    }
     case 'signed-in':
       return (
         <SessionContext value={state.session}>
