@@ -99,6 +99,14 @@ describe('JWT page in Chromium', { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('verify as the page opens: its example token and secret verify', async () => {
+    const { page, assertNoProblems, close } = await web.openSignedIn('/tools/jwt');
+    await page.getByRole('tab', { name: 'Verify' }).click();
+    await eventually(() => result(page).locator('.jwt-verdict p').first().innerText(), 'Signature verified', 'the example verifies');
+    assertNoProblems();
+    await close();
+  });
+
   it("verify with a secret: valid, then invalid with the API's reason and error", async () => {
     const { token } = await answer<{ token: string }>('/v1/auth/jwt-generate', {
       payload: { sub: 'user_9' },

@@ -29,6 +29,11 @@ const EXAMPLE_TOKEN =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzQyIiwicm9sZSI6ImFkbWluIiwiaWF0IjoxNzYzNzE3NzMwLCJleHAiOjE3NjM3MjEzMzB9.' +
   '9pfMmtv_ilgiM3dveJZ-QgZODDRcCg_rCCMzg86xtQ8';
 const examplePayload = { sub: 'user_42', role: 'admin', iat: 1763717730, exp: 1763721330 };
+/** The example to verify and decode: signed with the example secret, valid until 2100, so a form filled from it verifies. */
+const LASTING_TOKEN =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyXzQyIiwicm9sZSI6ImFkbWluIiwiaWF0IjoxNzYzNzE3NzMwLCJleHAiOjQxMDI0NDQ4MDB9.' +
+  'RjEKHNWRwRHE6QTte03OKy4jWGjs7KXktVdgnNi_qis';
+const lastingPayload = { ...examplePayload, exp: 4102444800 };
 
 const jwtGenerateBody = {
   type: 'object',
@@ -82,7 +87,7 @@ const jwtVerifyBody = {
     audience,
     clock_tolerance: { type: 'integer', minimum: 0, maximum: 86_400, default: 0, description: 'Seconds of leeway for exp and nbf.' },
   },
-  examples: [{ token: EXAMPLE_TOKEN, secret: 'a-long-shared-secret-of-32-bytes!', algorithms: ['HS256'] }],
+  examples: [{ token: LASTING_TOKEN, secret: 'a-long-shared-secret-of-32-bytes!', algorithms: ['HS256'] }],
 } as const;
 
 const jwtVerifyResponse = {
@@ -96,7 +101,7 @@ const jwtVerifyResponse = {
     reason: { type: 'string', enum: VERIFY_REASONS },
   },
   examples: [
-    { valid: true, header: { alg: 'HS256', typ: 'JWT' }, payload: examplePayload },
+    { valid: true, header: { alg: 'HS256', typ: 'JWT' }, payload: lastingPayload },
     { valid: false, error: 'the token expired at 2025-11-21T09:35:30.000Z (exp 1763717730)', reason: 'expired' },
   ],
 } as const;
@@ -106,14 +111,14 @@ const jwtDecodeBody = {
   required: ['token'],
   additionalProperties: false,
   properties: { token: { type: 'string', minLength: 1, maxLength: 65_536 } },
-  examples: [{ token: EXAMPLE_TOKEN }],
+  examples: [{ token: LASTING_TOKEN }],
 } as const;
 
 const jwtDecodeResponse = {
   type: 'object',
   required: ['header', 'payload', 'signature'],
   properties: { header: anyObject, payload: anyObject, signature: { type: 'string', description: 'base64url, as in the token.' } },
-  examples: [{ header: { alg: 'HS256', typ: 'JWT' }, payload: examplePayload, signature: '9pfMmtv_ilgiM3dveJZ-QgZODDRcCg_rCCMzg86xtQ8' }],
+  examples: [{ header: { alg: 'HS256', typ: 'JWT' }, payload: lastingPayload, signature: 'RjEKHNWRwRHE6QTte03OKy4jWGjs7KXktVdgnNi_qis' }],
 } as const;
 
 const keypairBody = {
