@@ -18,9 +18,9 @@ describe('validation errors: one entry per field', () => {
     let res = await post('/v1/auth/totp-verify', { secret: 'GEZDGNBVGY3TQOJQ', code: 'abcdef' });
     assert.equal(res.statusCode, 422);
     assert.deepEqual(res.json(), {
-      detail: 'Invalid body: code must match pattern "^ *[0-9]{1,5} ?[0-9]{0,5} *$" or must be integer.',
+      detail: 'Invalid body: code must be up to 10 digits, with at most one space inside (123 456) or must be integer.',
       code: 'validation_error',
-      errors: [{ path: 'code', message: 'must match pattern "^ *[0-9]{1,5} ?[0-9]{0,5} *$" or must be integer' }],
+      errors: [{ path: 'code', message: 'must be up to 10 digits, with at most one space inside (123 456) or must be integer' }],
     });
     res = await post('/v1/email/form-spam-score', { message: 'Hello', ip: 'not-ip' });
     assert.equal(res.statusCode, 422);
