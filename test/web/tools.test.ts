@@ -178,7 +178,7 @@ describe('tool pages in Chromium', { skip: browserSkipReason() }, () => {
     const visibleNames = () => page.getByRole('main').getByRole('listitem').getByRole('link').allInnerTexts();
     await search.fill('base64');
     await eventually(visibleNames, ['Base64'], 'base64');
-    assert.equal(await page.getByRole('status').filter({ hasText: 'match' }).innerText(), '1 tool matches.');
+    assert.equal(await page.getByRole('status').filter({ hasText: 'match' }).innerText(), '1 tool matches; Enter opens Base64.');
     await search.fill('bcrypt');
     await eventually(visibleNames, ['Passwords'], 'bcrypt');
     await search.fill('otp');
@@ -194,6 +194,15 @@ describe('tool pages in Chromium', { skip: browserSkipReason() }, () => {
       await search.fill(name);
       await eventually(async () => (await visibleNames()).includes(name), true, name);
     }
+    // Enter opens the best match, and the tab names the tool.
+    await search.fill('jwt');
+    await search.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'JWT' }).waitFor();
+    assert.equal(page.url(), `${web.url}/tools/jwt`);
+    await eventually(() => page.title(), 'JWT · devutil', 'title');
+    await page.goto(`${web.url}/tools/no-such-tool`);
+    await page.getByRole('heading', { level: 1, name: 'Tool not found' }).waitFor();
+    await eventually(() => page.title(), 'Tool not found · devutil', 'title of an unknown tool');
     assertNoProblems();
     await close();
   });

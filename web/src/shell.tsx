@@ -51,7 +51,8 @@ export function Shell({ route }: { route: Route }) {
   useEffect(() => {
     // The app opens on the bins, as the address printed at first start is the bare origin.
     if (route.name === 'home') navigate('/bins', { replace: true });
-    document.title = section ? `${section.label} · devutil` : 'Page not found · devutil';
+    // A tool's page names its tool itself (web/src/views/tool.tsx).
+    if (route.name !== 'tool') document.title = section ? `${section.label} · devutil` : 'Page not found · devutil';
   }, [route.name, section]);
 
   return (

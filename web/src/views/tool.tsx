@@ -143,6 +143,9 @@ function ToolPage({ tool }: { tool: ToolEntry }) {
 /** The page of the tool `/tools/{tool}`; its main heading is the tool's name (CONTRACT §8). */
 export function ToolView({ tool: slug }: { tool: string }) {
   const tool = toolBySlug(slug);
+  useEffect(() => {
+    document.title = `${tool?.name ?? 'Tool not found'} · devutil`;
+  }, [tool]);
   if (tool === undefined)
     return (
       <section>

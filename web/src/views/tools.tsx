@@ -1,7 +1,7 @@
 // The tools index: every tool as a card grouped by area, recently used ones first, filtered as you
 // type in "Search tools".
 import { useState } from 'preact/hooks';
-import { Link } from '../router';
+import { Link, navigate } from '../router';
 import { AREAS, TOOLS } from '../tools/registry';
 import { matchScore, recentTools } from '../tools/search';
 import type { ToolEntry } from '../tools/types';
@@ -35,6 +35,8 @@ export function ToolsView() {
   const [query, setQuery] = useState('');
   const [recent] = useState(recentTools);
   const matching = TOOLS.filter((tool) => matchScore(tool, query) > 0);
+  // Enter opens the best match, as the palette does.
+  const best = [...matching].sort((a, b) => matchScore(b, query) - matchScore(a, query))[0];
   const recentlyUsed = recent.map((slug) => TOOLS.find((t) => t.slug === slug)).filter((t): t is ToolEntry => t !== undefined);
   const searching = query.trim() !== '';
   return (
@@ -54,9 +56,18 @@ export function ToolsView() {
           spellcheck={false}
           placeholder="base64, bcrypt, otp, uuid…"
           onInput={(e) => setQuery(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || !searching || best === undefined) return;
+            e.preventDefault();
+            navigate(`/tools/${best.slug}`);
+          }}
         />
         <p class="hint" role="status">
-          {searching ? (matching.length === 1 ? '1 tool matches.' : `${matching.length} tools match.`) : ''}
+          {searching && best !== undefined
+            ? `${matching.length === 1 ? '1 tool matches' : `${matching.length} tools match`}; Enter opens ${best.name}.`
+            : searching
+              ? '0 tools match.'
+              : ''}
         </p>
       </div>
       {!searching && recentlyUsed.length > 0 && <CardGroup id="tools-recent" title="Recently used" tools={recentlyUsed} />}
