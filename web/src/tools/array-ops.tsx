@@ -72,8 +72,10 @@ export default function ArrayOpsPage(props: ToolPageProps) {
   const field = (name: string) => fields.find((f) => f.name === name)!;
   const update = (next: { operation?: string; values?: OptionValues }) => {
     const op = next.operation ?? picked;
-    const vals = next.values ?? values;
-    if (next.values) setValues(next.values);
+    let vals = next.values ?? values;
+    // chunk needs a size: picking it with none set starts at 2, not at an error.
+    if (next.operation === 'chunk' && (vals.size === undefined || vals.size === '')) vals = { ...vals, size: '2' };
+    if (vals !== values) setValues(vals);
     setInputs((previous) => ({ ...previous, operation: op, options: writeOptions(op, vals, numeric) }));
   };
 
