@@ -107,6 +107,12 @@ describe('geo IP lookup', () => {
     });
   }
 
+  it('spaces around a pasted address are ignored', async () => {
+    const res = await lookup('?ip=%2081.2.69.142%20%09');
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual([res.json().ip, res.json().country_code], ['81.2.69.142', 'GB']);
+  });
+
   it('without ip a loopback caller is reserved', async () => {
     const res = await lookup('');
     assert.equal(res.statusCode, 200);

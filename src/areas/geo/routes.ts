@@ -47,7 +47,7 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
             ip: {
               type: 'string',
               maxLength: 64,
-              description: "IPv4 or IPv6 address; omit or leave empty for the caller's address.",
+              description: "IPv4 or IPv6 address (spaces around it, as pasted, are ignored); omit or leave empty for the caller's address.",
               examples: ['8.8.8.8'],
             },
           },
@@ -86,7 +86,7 @@ export default async function geoRoutes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       // `||`, not `??`: an empty `ip` (`?ip=`) means the caller's address, as an absent one does.
-      return toWire(await lookupGeoIp(request.query.ip || clientAddress(request)));
+      return toWire(await lookupGeoIp(request.query.ip?.trim() || clientAddress(request)));
     },
   );
 }
