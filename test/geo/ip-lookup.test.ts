@@ -125,7 +125,7 @@ describe('geo IP lookup', () => {
     ['::g', 'ip', 'must be an IPv4 or IPv6 address'],
     ['fe80::1%eth0', 'ip', 'must be an IPv4 or IPv6 address'],
     ['example.com', 'ip', 'must be an IPv4 or IPv6 address'],
-    [' 8.8.8.8', 'ip', 'must be an IPv4 or IPv6 address'],
+    ['8.8. 8.8', 'ip', 'must be an IPv4 or IPv6 address'],
   ];
   for (const [ip, path, message] of BAD) {
     it(`ip ${JSON.stringify(ip)} is refused with 422`, async () => {
