@@ -80,7 +80,9 @@ export function readJwt(token: string): DecodedJwt {
   const first = token.indexOf('.');
   const second = first === -1 ? -1 : token.indexOf('.', first + 1);
   if (second === -1 || token.includes('.', second + 1)) {
-    throw new JwtMalformedError(`a JWT has 3 dot-separated parts, this token has ${token.split('.').length}`);
+    throw new JwtMalformedError(
+      `must be a JWT of 3 dot-separated parts (header.payload.signature); this one has ${token.split('.').length}`,
+    );
   }
   const headerPart = token.slice(0, first);
   const payloadPart = token.slice(first + 1, second);
