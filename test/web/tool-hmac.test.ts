@@ -23,6 +23,27 @@ describe('HMAC page in Chromium', { skip: browserSkipReason() }, () => {
     });
     await eventually(() => signature.textContent(), example.signature, 'example');
 
+    // While a changed message is being signed, the old signature cannot be carried to Verify.
+    const carry = result.getByRole('button', { name: 'Verify this signature' });
+    assert.equal(await carry.isEnabled(), true);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/auth/hmac', async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await page.getByLabel('Message', { exact: true }).pressSequentially('!!');
+    await eventually(() => carry.isDisabled(), true, 'not carried while signing');
+    release();
+    await page.unroute('**/v1/auth/hmac');
+    const changed = await web.api<{ signature: string }>('POST', '/v1/auth/hmac', {
+      data: 'what do ya want for nothing?!!',
+      key: 'Jefe',
+      algorithm: 'sha256',
+    });
+    await eventually(() => signature.textContent(), changed.signature, 'the changed message signed');
+    assert.equal(await carry.isEnabled(), true);
+
     const algorithm = page.getByLabel('Algorithm');
     assert.deepEqual(await algorithm.getByRole('option').allInnerTexts(), ['sha256', 'sha384', 'sha512']);
     await page.getByLabel('Message', { exact: true }).fill('{"event":"push"}');

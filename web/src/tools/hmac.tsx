@@ -48,9 +48,11 @@ function SignPanel(props: ToolPageProps) {
           </div>
         </dl>
         <div class="answer-actions">
+          {/* Only a signature of the message as it stands now is carried: not one still being replaced. */}
           <button
             type="button"
             class="secondary"
+            disabled={!fresh}
             onClick={() =>
               carryTo(props, 'verify', {
                 data: inputs.data,
