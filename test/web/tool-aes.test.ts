@@ -154,6 +154,14 @@ describe('AES-256-GCM page in Chromium', { skip: browserSkipReason() }, () => {
     });
     assert.equal(malformed.status, 422);
     assert.equal((await describedBy(page, encryptKey))[0], ((await malformed.json()) as { detail: string }).detail);
+    // Emptied and run again: what is wrong now replaces the earlier answer, and nothing is sent.
+    await encryptKey.fill('');
+    await page.getByRole('button', { name: 'Run' }).click();
+    await eventually(
+      async () => (await describedBy(page, encryptKey))[0],
+      'Enter the 32-byte key, or choose “Generate a new key”.',
+      'empty key',
+    );
     assert.deepEqual(apiErrors, ['POST /v1/auth/decrypt 422', 'POST /v1/auth/encrypt 422']);
     assertNoProblems();
     await close();

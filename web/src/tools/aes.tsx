@@ -118,9 +118,9 @@ function EncryptPanel({ props, carry }: { props: ToolPageProps; carry: Carry }) 
   const { call, inputs, run } = props;
   const { source, picker } = useKeySource(props, ['generate', 'key', 'passphrase']);
   const [local, setLocal] = useState<Record<string, string>>({});
-  // A local refusal lasts until its field is filled in.
+  // A local refusal lasts until its field is filled in, and is newer than the last call's answer.
   const pending = Object.fromEntries(Object.entries(local).filter(([name]) => inputs[name] === ''));
-  const errors = { ...pending, ...(call.error?.fieldErrors ?? {}) };
+  const errors = { ...(call.error?.fieldErrors ?? {}), ...pending };
   const parts = { props, errors };
   const onRun = () => {
     // With neither key nor passphrase the API generates a key: an empty key field must not mean that.
