@@ -107,6 +107,23 @@ describe('JWT page in Chromium', { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('verify with no key given says so next to the key field the form shows', async () => {
+    const { page, close } = await web.openSignedIn('/tools/jwt');
+    await page.getByRole('tab', { name: 'Verify' }).click();
+    await page.getByRole('radio', { name: 'Public key: PEM or JWK (RS, PS, ES, EdDSA)' }).check();
+    const publicKey = page.getByLabel('Public key', { exact: true });
+    await eventually(
+      async () => (await describedBy(page, publicKey))[0],
+      'Paste the public key (PEM or JWK) to verify the token with.',
+      'public key',
+    );
+    await page.getByRole('radio', { name: 'Secret (HS256, HS384, HS512)' }).check();
+    const secret = page.getByLabel('Secret', { exact: true });
+    await secret.fill('');
+    await eventually(async () => (await describedBy(page, secret))[0], 'Enter the secret the token was signed with.', 'secret');
+    await close();
+  });
+
   it("verify with a secret: valid, then invalid with the API's reason and error", async () => {
     const { token } = await answer<{ token: string }>('/v1/auth/jwt-generate', {
       payload: { sub: 'user_9' },

@@ -191,8 +191,14 @@ function Verdict({ answer }: { answer: Record<string, unknown> }) {
 
 function VerifyPanel({ props }: { props: ToolPageProps }) {
   const { call, inputs } = props;
-  const errors = call.error?.fieldErrors ?? {};
   const choice = useFieldChoice<VerifyKey>(props, VERIFY_KEYS, detectVerifyKey, 'secret');
+  const errors = { ...(call.error?.fieldErrors ?? {}) };
+  // With neither key given the API names `secret`: the missing key is the one the form shows.
+  if (errors.secret !== undefined && inputs.secret === '' && inputs.public_key === '') {
+    delete errors.secret;
+    if (choice.group === 'public') errors.public_key = 'Paste the public key (PEM or JWK) to verify the token with.';
+    else errors.secret = 'Enter the secret the token was signed with.';
+  }
   const sent = call.outcome?.request.body ?? {};
   // A verdict on another token or key must not stand while the new one is checked.
   const stale = call.busy && (['token', 'secret', 'public_key'] as const).some((name) => (sent[name] ?? '') !== inputs[name]);
