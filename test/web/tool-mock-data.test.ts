@@ -308,6 +308,16 @@ describe('mock data page in Chromium', { skip: browserSkipReason() }, () => {
     assert.equal((await describedBy(page, values))[0], 'Values is not valid JSON (text goes in double quotes).');
     await page.getByRole('button', { name: 'Generate' }).click();
     assert.deepEqual(apiErrors, ['POST /v1/mock-data 422', 'POST /v1/mock-data 422']);
+
+    // Rows generated, then a value the form cannot read: the earlier rows and their downloads go.
+    await values.fill('["red", "green"]');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await eventually(async () => (await previewRows(page)).length, 3, 'rows again');
+    const downloads = page.getByRole('group', { name: 'Downloads' });
+    assert.equal(await downloads.count(), 1);
+    await values.fill('[red, green]');
+    await page.getByRole('region', { name: 'Result' }).getByText('No rows: see the error.').waitFor();
+    assert.equal(await downloads.count(), 0);
     assertNoProblems();
     await close();
   });

@@ -56,6 +56,7 @@ export default function MockDataPage(props: ToolPageProps) {
 
   const typeMap = types?.types ?? new Map<string, FieldTypeInfo>();
   const { invalid } = fieldsOfRows(rows, typeMap);
+  const locallyInvalid = Object.keys(invalid).length > 0;
   const fieldErrors = call.error?.fieldErrors ?? {};
   const rowErrors: Record<string, string> = {};
   for (const [key, message] of Object.entries(invalid)) {
@@ -178,7 +179,8 @@ export default function MockDataPage(props: ToolPageProps) {
         <div class="tool-result-head">
           <h2 id="tool-result-heading">Result</h2>
         </div>
-        {body !== null && result !== null && !call.error ? (
+        {/* Rows of an earlier form do not stand beside a form that cannot be sent as it is. */}
+        {body !== null && result !== null && !call.error && !locallyInvalid ? (
           <>
             <Preview
               body={body}
@@ -208,7 +210,9 @@ export default function MockDataPage(props: ToolPageProps) {
             )}
           </>
         ) : (
-          <p class="hint">{call.error ? 'No rows: see the error.' : call.busy ? 'Generating…' : 'Press Generate to see the rows.'}</p>
+          <p class="hint">
+            {call.error || locallyInvalid ? 'No rows: see the error.' : call.busy ? 'Generating…' : 'Press Generate to see the rows.'}
+          </p>
         )}
       </section>
     </div>
