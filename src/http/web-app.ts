@@ -56,15 +56,25 @@ export default async function webApp(app: FastifyInstance, { root }: WebAppOptio
     app.log.warn({ root }, 'the web app is not built (npm run build writes it): serving no UI');
     return;
   }
-  // The build is fixed once the service starts: a name outside it is an unknown route.
+  // Only the build's own files are assets: any other name is an unknown route. The HTML is read from
+  // disk on each load, so a build written while the service runs is listed again (at most once a
+  // second) when its HTML names an asset not listed yet.
   const assetsDir = join(root, 'assets');
-  const assets = new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
+  const listAssets = () => new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
+  let assets = listAssets();
+  let listedAt = Date.now();
+  const isAsset = (name: string) => {
+    if (assets.has(name) || Date.now() - listedAt < 1000) return assets.has(name);
+    assets = listAssets();
+    listedAt = Date.now();
+    return assets.has(name);
+  };
 
   await app.register(fastifyStatic, { root, serve: false, preCompressed: true, cacheControl: false });
   const route: RouteShorthandOptions = { config: { area: 'public' }, schema: { hide: true } };
 
   app.get<{ Params: { name: string } }>('/assets/:name', route, async (request, reply) => {
-    if (!assets.has(request.params.name)) return reply.callNotFound();
+    if (!isAsset(request.params.name)) return reply.callNotFound();
     return reply.headers(APP_HEADERS).header('cache-control', ASSET_CACHE).sendFile(`assets/${request.params.name}`);
   });
   const sendIndex = async (_request: FastifyRequest, reply: FastifyReply) =>

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -171,6 +171,30 @@ describe('web app switched off or not built', () => {
       }
     } finally {
       await t.close();
+    }
+  });
+
+  it('a build written while the service runs is served whole: its new assets are found', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'devutil-rebuild-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<script src="/assets/app-1.js"></script>');
+    writeFileSync(join(root, 'assets', 'app-1.js'), 'one');
+    const t = await buildTestApp({ webRoot: root });
+    try {
+      assert.equal((await t.app.inject({ method: 'GET', url: '/assets/app-1.js' })).body, 'one');
+      assert.equal((await t.app.inject({ method: 'GET', url: '/assets/app-2.js' })).statusCode, 404);
+      // The rebuild: new HTML naming a new asset.
+      writeFileSync(join(root, 'assets', 'app-2.js'), 'two');
+      writeFileSync(join(root, 'index.html'), '<script src="/assets/app-2.js"></script>');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const html = await t.app.inject({ method: 'GET', url: '/' });
+      assert.equal(html.body, '<script src="/assets/app-2.js"></script>');
+      const asset = await t.app.inject({ method: 'GET', url: '/assets/app-2.js' });
+      assert.deepEqual([asset.statusCode, asset.body], [200, 'two']);
+      assert.equal((await t.app.inject({ method: 'GET', url: '/assets/app-3.js' })).statusCode, 404);
+    } finally {
+      await t.close();
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
