@@ -125,7 +125,10 @@ describe('IP geolocation page in Chromium', { skip: browserSkipReason() }, () =>
     assert.equal(refusal.status, 422);
     const { detail } = (await refusal.json()) as { detail: string };
     await eventually(() => field.getAttribute('aria-invalid'), 'true', 'ip invalid');
-    assert.deepEqual(await describedBy(page, field), [detail, "IPv4 or IPv6 address; omit or leave empty for the caller's address."]);
+    assert.deepEqual(await describedBy(page, field), [
+      detail,
+      "IPv4 or IPv6 address (spaces around it, as pasted, are ignored); omit or leave empty for the caller's address.",
+    ]);
     assert.equal(await page.getByRole('alert').count(), 0);
     assert.equal(await page.getByRole('region', { name: 'Result' }).getByText('No result: see the error next to the field.').count(), 1);
     assert.deepEqual(apiErrors, ['GET /v1/geo/ip-lookup 422']);

@@ -119,6 +119,9 @@ describe('TOTP page in Chromium', { skip: browserSkipReason() }, () => {
       delta: null,
     });
     await eventually(() => verdict.textContent(), 'Not valid: it is not the code of the step at 1970-01-01T00:01:29Z.', 'window 0');
+    // A code of another length is said to be one.
+    await page.getByLabel('Code', { exact: true }).fill('9428 708');
+    await eventually(() => verdict.textContent(), 'Not valid: the code has 7 digits, and these codes have 8.', 'short code');
 
     // The code of that step, computed in the page, is the one the API takes there.
     const stepCode = (await codeHere.innerText()).replace(' ', '');

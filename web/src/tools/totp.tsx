@@ -207,6 +207,11 @@ function verdictOf(result: { valid: boolean; delta: number | null }, body: Recor
   const at = typeof body.timestamp === 'number' ? new Date(body.timestamp * 1000).toISOString().replace('.000Z', 'Z') : null;
   const steps = (n: number) => `${n} ${n === 1 ? 'step' : 'steps'} (${n * period} seconds)`;
   const step = at === null ? 'the current step' : `the step at ${at}`;
+  // A code of another length is never any step's: say so rather than name a window.
+  const digits = typeof body.digits === 'number' ? body.digits : Number(props.fields.find((f) => f.name === 'digits')?.defaultValue);
+  const given = typeof body.code === 'string' ? body.code.replace(/ /g, '').length : null;
+  if (!result.valid && given !== null && Number.isInteger(digits) && given !== digits)
+    return `Not valid: the code has ${given} ${given === 1 ? 'digit' : 'digits'}, and these codes have ${digits}.`;
   if (!result.valid || result.delta === null)
     return window === 0
       ? `Not valid: it is not the code of ${step}.`
