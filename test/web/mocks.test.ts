@@ -552,4 +552,31 @@ describe('mocks in Chromium', { skip: browserSkipReason() }, () => {
     assertNoProblems();
     await close();
   });
+  it('on a 360px screen the mocks list is a card per mock: nothing scrolls sideways, each value named by its column', async () => {
+    const { mock } = await web.api<{ mock: { mock_id: string } }>('POST', '/v1/mocks', {
+      name: 'narrow one',
+      method: 'PUT',
+      status_code: 202,
+    });
+    const { page, axeViolations, assertNoProblems, close } = await web.openSignedIn('/mocks', {
+      context: { viewport: { width: 360, height: 740 } },
+    });
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'narrow one' }) });
+    await row.waitFor();
+    assert.equal(await page.evaluate('document.documentElement.scrollWidth'), 360);
+    // One value a line, each after its column's name (drawn by the style sheet, so not in innerText).
+    assert.match(await row.innerText(), /^narrow one\nPUT\n202\nhttp:\/\/[^\n]+\nCopy URL\n0\nin /);
+    const labels = await row
+      .locator('td')
+      .evaluateAll((cells) => cells.map((cell) => cell.ownerDocument.defaultView!.getComputedStyle(cell, '::before').content));
+    assert.deepEqual(labels, ['none', '"Method: "', '"Status: "', 'none', '"Hits: "', '"Expires: "']);
+    const copy = row.getByRole('button', { name: 'Copy URL' });
+    const box = await copy.boundingBox();
+    assert.ok(box !== null && box.x + box.width <= 360, 'Copy URL within the screen');
+    assert.equal(await row.locator('code').textContent(), `${web.url}/v1/mock/${mock.mock_id}`);
+    const serious = (await axeViolations()).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious, []);
+    assertNoProblems();
+    await close();
+  });
 });

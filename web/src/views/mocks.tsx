@@ -107,17 +107,17 @@ function MockTable({ mocks }: { mocks: Mock[] }) {
             const url = servingUrl(mock);
             return (
               <tr key={mock.mock_id}>
-                <td>
+                <td class="mocks-name">
                   <Link href={`/mocks/${mock.mock_id}`}>{mock.name === '' ? mock.mock_id : mock.name}</Link>
                 </td>
-                <td>{mock.method ?? 'any'}</td>
-                <td>{mock.status_code}</td>
+                <td data-label="Method">{mock.method ?? 'any'}</td>
+                <td data-label="Status">{mock.status_code}</td>
                 <td class="mocks-url">
                   <code>{url}</code>
                   <CopyButton label="Copy URL" text={url} />
                 </td>
-                <td>{mock.hit_count}</td>
-                <td>
+                <td data-label="Hits">{mock.hit_count}</td>
+                <td data-label="Expires">
                   <RelativeTime iso={mock.expires_at} />
                 </td>
               </tr>
