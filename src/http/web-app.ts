@@ -61,11 +61,19 @@ export default async function webApp(app: FastifyInstance, { root }: WebAppOptio
   // second) when its HTML names an asset not listed yet.
   const assetsDir = join(root, 'assets');
   const listAssets = () => new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
+  // A directory being rewritten may vanish for a moment: the last listing stands until the next one.
+  const relist = (previous: Set<string>) => {
+    try {
+      return listAssets();
+    } catch {
+      return previous;
+    }
+  };
   let assets = listAssets();
   let listedAt = Date.now();
   const isAsset = (name: string) => {
     if (assets.has(name) || Date.now() - listedAt < 1000) return assets.has(name);
-    assets = listAssets();
+    assets = relist(assets);
     listedAt = Date.now();
     return assets.has(name);
   };

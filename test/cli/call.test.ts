@@ -146,6 +146,12 @@ describe('devutil call and the tool short forms', () => {
     assert.deepEqual([deleted.bin_id, deleted.deleted], [bin.bin_id, 1]);
     const fields = await devutil(['call', `GET /v1/bins/${bin.bin_id}`, `bin_id=${bin.bin_id}`]);
     assert.equal(fields.status, 0, 'a field may name the parameter again');
+    const conflicting = await devutil(['call', `GET /v1/bins/${bin.bin_id}`, 'bin_id=bin_other']);
+    assert.deepEqual([conflicting.status, conflicting.stderr], [2, `error: bin_id=bin_other differs from ${bin.bin_id} in the path\n`]);
+    // A path value is sent as written, `$` included (no replacement pattern).
+    const dollar = await devutil(['call', 'GET /v1/mocks/mock_a$&b']);
+    assert.equal(dollar.status, 1, dollar.stderr);
+    assert.match(dollar.stderr, /\(code: not_found, HTTP 404\)/);
   });
 
   it('call refuses unknown fields and mistyped values (exit 2) and reports API errors (exit 1)', async () => {

@@ -120,6 +120,42 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
     await close();
   });
 
+  it('a refused /#key= link opened in a new tab signs in with the stored key and says why', async () => {
+    const { page, apiErrors, assertNoProblems, close } = await web.openSignedIn('/bins');
+    await page.goto(`${web.url}/mocks#key=${WRONG_KEY}`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.equal(
+      await alert.locator('p').textContent(),
+      `The key in the link was refused: ${await accountDetail(WRONG_KEY)} You are still signed in with your own key.`,
+    );
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Mocks');
+    assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), web.apiKey);
+    assert.deepEqual(apiErrors, ['GET /v1/account 401']);
+    assertNoProblems();
+    await close();
+  });
+
+  it('Sign out while a link’s key is being checked stays signed out', async () => {
+    const other = await newKey();
+    const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/account', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.evaluate(`location.hash = 'key=${other.secret}'`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    release();
+    await page.waitForTimeout(300);
+    assert.equal(await page.getByLabel('API key').count(), 1);
+    assert.equal(await page.evaluate("localStorage.getItem('devutil.apiKey')"), null);
+    assertNoProblems();
+    await close();
+  });
+
   it('a /#key= link checked while the stored key still is wins, whichever answer comes last', async () => {
     const other = await newKey();
     const { page, assertNoProblems, close } = await web.openSignedIn('/account');

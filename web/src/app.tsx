@@ -5,12 +5,15 @@ import { forgetKey, SessionContext, storedKey, storeKey, takeKeyFromFragment, ty
 import { Shell } from './shell';
 import { SignIn } from './views/sign-in';
 
+/** Where a key to check comes from: the browser's storage, a `#key=` link, or the sign-in form. */
+type KeySource = 'stored' | 'link' | 'form';
+
 type State =
   | { status: 'checking' }
   /** `retry`: a key that was not refused but could not be checked (rate limit, network), to try again. */
-  | { status: 'signed-out'; error: string | null; busy: boolean; retry?: { key: string; stored: boolean } }
-  /** `refusedLink`: why the key of a `#key=` link opened while signed in was refused (the session stays). */
-  | { status: 'signed-in'; session: Session; refusedLink?: string };
+  | { status: 'signed-out'; error: string | null; busy: boolean; retry?: { key: string; source: KeySource } }
+  /** `linkNote`: why the key of a `#key=` link was not taken (the session goes on with the key it had). */
+  | { status: 'signed-in'; session: Session; linkNote?: string };
 
 function messageOf(err: unknown): string {
   return err instanceof ApiError ? err.detail : `Something went wrong: ${String(err)}`;
@@ -22,15 +25,18 @@ function messageOf(err: unknown): string {
  */
 export function App() {
   const [state, setState] = useState<State>({ status: 'checking' });
+  const current = useRef(state);
+  current.current = state;
   const route = useRoute();
-  // Only the latest sign-in applies its answer: a link's key checked while the stored one still is wins.
+  // Only the latest sign-in (or sign-out) applies: a link's key checked while the stored one still is wins.
   const attempts = useRef(0);
 
   const signOut = () => {
+    attempts.current++;
     forgetKey();
     setState({ status: 'signed-out', error: null, busy: false });
   };
-  const signIn = async (key: string, { stored }: { stored: boolean }) => {
+  const signIn = async (key: string, source: KeySource, linkNote?: string) => {
     const attempt = ++attempts.current;
     setState((s) => (s.status === 'signed-out' ? { ...s, busy: true } : s));
     const api = createApiClient(key);
@@ -38,19 +44,22 @@ export function App() {
       const account = await api.get('/v1/account');
       if (attempt !== attempts.current) return;
       storeKey(key);
-      setState({ status: 'signed-in', session: { api, account, signOut } });
+      setState({ status: 'signed-in', session: { api, account, signOut }, ...(linkNote === undefined ? {} : { linkNote }) });
     } catch (err) {
       if (attempt !== attempts.current) return;
-      // A stored key that is refused (revoked, rotated) is dropped; one unchecked for want of a network is kept.
-      if (stored && err instanceof ApiError && err.status === 401) forgetKey();
-      // A key not refused (429, network, 5xx) was not judged: it can be tried again as it is.
+      // A key not refused (429, network, 5xx) was not judged: it is kept, and can be tried again as it is.
       const refused = err instanceof ApiError && err.status === 401;
-      // A link's key refused while signed in leaves the session as it was, with the reason on top.
-      setState((s) =>
-        !stored && s.status === 'signed-in'
-          ? { ...s, refusedLink: messageOf(err) }
-          : { status: 'signed-out', error: messageOf(err), busy: false, ...(refused ? {} : { retry: { key, stored } }) },
-      );
+      // A stored key that is refused (revoked, rotated) is dropped.
+      if (source === 'stored' && refused) forgetKey();
+      if (source === 'link') {
+        const note = `The key in the link ${refused ? 'was refused' : 'could not be checked'}: ${messageOf(err)}`;
+        // The session goes on with the key it had; else with the stored one, if there is one.
+        const now = current.current;
+        if (now.status === 'signed-in') return setState({ ...now, linkNote: note });
+        const fallback = storedKey();
+        if (fallback !== null && fallback !== key) return void signIn(fallback, 'stored', note);
+      }
+      setState({ status: 'signed-out', error: messageOf(err), busy: false, ...(refused ? {} : { retry: { key, source } }) });
     }
   };
 
@@ -58,11 +67,11 @@ export function App() {
     const fromLink = takeKeyFromFragment();
     const key = fromLink ?? storedKey();
     if (key === null) setState({ status: 'signed-out', error: null, busy: false });
-    else void signIn(key, { stored: fromLink === null });
+    else void signIn(key, fromLink === null ? 'stored' : 'link');
     // A `#key=` link opened in a tab already on the app changes only the fragment: no reload, so sign in here.
     const onHashChange = () => {
       const linked = takeKeyFromFragment();
-      if (linked !== null) void signIn(linked, { stored: false });
+      if (linked !== null) void signIn(linked, 'link');
     };
     addEventListener('hashchange', onHashChange);
     return () => removeEventListener('hashchange', onHashChange);
@@ -81,17 +90,17 @@ export function App() {
         <SignIn
           error={state.error}
           busy={state.busy}
-          onSignIn={(key) => void signIn(key, { stored: false })}
-          onRetry={retry && (() => void signIn(retry.key, { stored: retry.stored }))}
+          onSignIn={(key) => void signIn(key, 'form')}
+          onRetry={retry && (() => void signIn(retry.key, retry.source))}
         />
       );
     }
     case 'signed-in':
       return (
         <SessionContext value={state.session}>
-          {state.refusedLink !== undefined && (
+          {state.linkNote !== undefined && (
             <div class="error link-refused" role="alert">
-              <p>The key in the link was refused: {state.refusedLink} You are still signed in with your own key.</p>
+              <p>{state.linkNote} You are still signed in with your own key.</p>
               <button type="button" class="secondary" onClick={() => setState({ status: 'signed-in', session: state.session })}>
                 Dismiss
               </button>

@@ -101,7 +101,8 @@ export const streamSchema = {
     'and whichever instance the client reconnects to. The header wins over the query parameter; an empty value is no ' +
     'id. An id that is not one of the bin\'s gets an `event: reset` with data `{"reason": "unknown_event_id"}` ' +
     'first, then live events only. A request id carries its number in its bin, so an evicted one is placed by that ' +
-    'number (its random part is then no longer checked).',
+    "number, and a tag of its random part in its bin, so that another bin's id is told apart (ids given before they " +
+    'carried the tag are placed by their number alone).',
   params: binIdParams,
   querystring: {
     type: 'object',

@@ -73,7 +73,7 @@ function buildRequest({ op, pathValues }: FoundOperation, args: string[], data: 
   const query: Record<string, string> = {};
   let path = op.path;
   // Segments given in the operation's path, as written there (already URL-encoded).
-  for (const [name, segment] of Object.entries(pathValues)) path = path.replace(`{${name}}`, segment);
+  for (const [name, segment] of Object.entries(pathValues)) path = path.replace(`{${name}}`, () => segment);
   for (const arg of args) {
     const eq = arg.indexOf('=');
     if (eq <= 0) throw new UsageError(`"${arg}" is not field=value`);
@@ -86,8 +86,12 @@ function buildRequest({ op, pathValues }: FoundOperation, args: string[], data: 
     if (!field && (!schema || schema.additionalProperties === false || schema.properties))
       throw new UsageError(`${op.operationId} has no field "${name}" (devutil call ${op.operationId} --help lists them)`);
     const value = coerceValue(field ?? { name, schema: {} }, raw);
-    if (field?.in === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    else if (field?.in === 'query') query[name] = typeof value === 'string' ? value : JSON.stringify(value);
+    if (field?.in === 'path') {
+      const given = pathValues[name];
+      if (given !== undefined && given !== encodeURIComponent(String(value)) && given !== String(value))
+        throw new UsageError(`${name}=${String(value)} differs from ${given} in the path`);
+      path = path.replace(`{${name}}`, () => encodeURIComponent(String(value)));
+    } else if (field?.in === 'query') query[name] = typeof value === 'string' ? value : JSON.stringify(value);
     else (body ??= {})[name] = value;
   }
   const missing = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
