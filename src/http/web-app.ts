@@ -60,11 +60,10 @@ export default async function webApp(app: FastifyInstance, { root }: WebAppOptio
   // disk on each load, so a build written while the service runs is listed again (at most once a
   // second) when its HTML names an asset not listed yet.
   const assetsDir = join(root, 'assets');
-  const listAssets = () => new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
   // A directory being rewritten may vanish for a moment: the last listing stands until the next one.
-  const relist = (previous: Set<string>) => {
+  const listAssets = (previous = new Set<string>()) => {
     try {
-      return listAssets();
+      return new Set(existsSync(assetsDir) ? readdirSync(assetsDir).filter((name) => !COMPRESSED.test(name)) : []);
     } catch {
       return previous;
     }
@@ -72,9 +71,10 @@ export default async function webApp(app: FastifyInstance, { root }: WebAppOptio
   let assets = listAssets();
   let listedAt = Date.now();
   const isAsset = (name: string) => {
-    if (assets.has(name) || Date.now() - listedAt < 1000) return assets.has(name);
-    assets = relist(assets);
-    listedAt = Date.now();
+    if (!assets.has(name) && Date.now() - listedAt >= 1000) {
+      assets = listAssets(assets);
+      listedAt = Date.now();
+    }
     return assets.has(name);
   };
 

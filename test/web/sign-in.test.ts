@@ -1,10 +1,30 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { ADMIN_TOKEN } from '../helpers/app.js';
 import { browserSkipReason, startWebApp, type WebApp } from '../helpers/browser.js';
 
 const WRONG_KEY = 'dk_' + 'x'.repeat(32);
 const NAV_LINKS = ['Bins', 'Mocks', 'Tools', 'Account', 'API docs'];
+
+/**
+ * Hold back the page's GET /v1/account calls made with a key `which` picks until `release()`;
+ * `asked` settles once the first of them is made.
+ */
+async function holdAccountChecks(page: Page, which: (key: string | undefined) => boolean) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let ask = () => {};
+  const asked = new Promise<void>((resolve) => (ask = resolve));
+  await page.route('**/v1/account', async (route) => {
+    if (which(route.request().headers()['x-api-key'])) {
+      ask();
+      await held;
+    }
+    await route.continue();
+  });
+  return { release, asked };
+}
 
 describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
   let web: WebApp;
@@ -139,12 +159,7 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
   it('Sign out while a link’s key is being checked stays signed out', async () => {
     const other = await newKey();
     const { page, assertNoProblems, close } = await web.openSignedIn('/bins');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/v1/account', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdAccountChecks(page, () => true);
     await page.evaluate(`location.hash = 'key=${other.secret}'`);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
@@ -160,22 +175,12 @@ describe('sign-in in Chromium', { skip: browserSkipReason() }, () => {
     const other = await newKey();
     const { page, assertNoProblems, close } = await web.openSignedIn('/account');
     // The stored key's check is held back until the link's has answered.
-    let releaseStored = () => {};
-    const storedHeld = new Promise<void>((resolve) => (releaseStored = resolve));
-    let storedAsked = () => {};
-    const storedInFlight = new Promise<void>((resolve) => (storedAsked = resolve));
-    await page.route('**/v1/account', async (route) => {
-      if (route.request().headers()['x-api-key'] === web.apiKey) {
-        storedAsked();
-        await storedHeld;
-      }
-      await route.continue();
-    });
+    const stored = await holdAccountChecks(page, (key) => key === web.apiKey);
     await page.reload();
-    await storedInFlight;
+    await stored.asked;
     await page.evaluate(`location.hash = 'key=${other.secret}'`);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
-    releaseStored();
+    stored.release();
     await page.waitForFunction(`localStorage.getItem('devutil.apiKey') === ${JSON.stringify(other.secret)}`);
     await page.getByText(other.id, { exact: false }).first().waitFor();
     // The stored key's late answer changes nothing.
